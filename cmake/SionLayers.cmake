@@ -1,0 +1,72 @@
+# One CMake library per layer (docs/architecture.md). sion_layer() creates the
+# library sion_<name> (alias sion::<name>), checks that every layer it links is
+# a lower one in src/layers.txt, and registers the layer's tests.
+
+file(STRINGS "${PROJECT_SOURCE_DIR}/src/layers.txt" _sion_layer_lines)
+set(SION_LAYER_ORDER "")
+foreach(_line IN LISTS _sion_layer_lines)
+  string(STRIP "${_line}" _line)
+  if(_line STREQUAL "" OR _line MATCHES "^#")
+    continue()
+  endif()
+  list(APPEND SION_LAYER_ORDER "${_line}")
+endforeach()
+
+function(_sion_layer_rank name out)
+  list(FIND SION_LAYER_ORDER "${name}" _rank)
+  if(_rank EQUAL -1)
+    message(FATAL_ERROR "layer '${name}' is not listed in src/layers.txt")
+  endif()
+  set(${out} ${_rank} PARENT_SCOPE)
+endfunction()
+
+# sion_layer(<name> SOURCES ... [LAYERS lower layers...] [LIBS external...] [PRIVATE_LIBS ...])
+function(sion_layer name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LAYERS;LIBS;PRIVATE_LIBS" ${ARGN})
+  _sion_layer_rank(${name} _own)
+  set(_deps "")
+  foreach(_dep IN LISTS ARG_LAYERS)
+    _sion_layer_rank(${_dep} _dep_rank)
+    if(NOT _dep_rank LESS _own)
+      message(FATAL_ERROR "layer '${name}' may not link '${_dep}': it is not below it in src/layers.txt")
+    endif()
+    list(APPEND _deps sion::${_dep})
+  endforeach()
+  add_library(sion_${name} STATIC ${ARG_SOURCES})
+  add_library(sion::${name} ALIAS sion_${name})
+  target_include_directories(sion_${name} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}/include")
+  target_link_libraries(sion_${name} PUBLIC ${_deps} ${ARG_LIBS} PRIVATE sion_warnings ${ARG_PRIVATE_LIBS})
+  set_property(GLOBAL APPEND PROPERTY SION_LAYERS_DEFINED ${name})
+endfunction()
+
+# sion_layer_tests(<name> SOURCES ... [LIBS ...]): one GoogleTest binary per
+# layer, linking only that layer (and through it the layers below).
+function(sion_layer_tests name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  if(NOT SION_BUILD_TESTS)
+    return()
+  endif()
+  add_executable(sion_${name}_tests ${ARG_SOURCES})
+  target_link_libraries(sion_${name}_tests PRIVATE sion::${name} ${ARG_LIBS} GTest::gtest_main sion_warnings)
+  target_compile_definitions(sion_${name}_tests PRIVATE
+    SION_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  gtest_discover_tests(sion_${name}_tests
+    TEST_PREFIX "${name}."
+    DISCOVERY_MODE PRE_TEST
+    DISCOVERY_TIMEOUT 60
+    PROPERTIES LABELS "unit;${name}")
+endfunction()
+
+# sion_fuzz_target(<name> SOURCE <file> LAYER <layer>): a libFuzzer binary,
+# built only with SION_FUZZ=ON (clang).
+function(sion_fuzz_target name)
+  cmake_parse_arguments(ARG "" "SOURCE;LAYER" "" ${ARGN})
+  if(NOT SION_FUZZ)
+    return()
+  endif()
+  add_executable(fuzz_${name} ${ARG_SOURCE})
+  target_link_libraries(fuzz_${name} PRIVATE sion::${ARG_LAYER} sion_warnings)
+  target_compile_options(fuzz_${name} PRIVATE -fsanitize=fuzzer)
+  target_link_options(fuzz_${name} PRIVATE -fsanitize=fuzzer)
+  set_property(GLOBAL APPEND PROPERTY SION_FUZZ_TARGETS fuzz_${name})
+endfunction()

@@ -1,0 +1,245 @@
+#include "sion/crypto/keccak.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+namespace sion::crypto {
+namespace {
+
+// Round constants RC[i_r] (FIPS 202, Alg. 5 and 6).
+constexpr std::uint64_t kRoundConstants[24] = {
+    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,
+    0x000000000000808bULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
+    0x000000000000008aULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
+    0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
+    0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
+    0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
+};
+
+inline std::uint64_t load_le64(const std::uint8_t* p) noexcept {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);
+  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+  return v;
+}
+
+inline void store_le64(std::uint8_t* p, std::uint64_t v) noexcept {
+  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+  std::memcpy(p, &v, 8);
+}
+
+inline void xor_bytes_into_state(KeccakState& s, std::size_t offset, const std::uint8_t* in,
+                                 std::size_t len) noexcept {
+  // Lane-aligned middle part a word at a time, the ragged ends a byte at a time.
+  while (len > 0 && offset % 8 != 0) {
+    s[offset / 8] ^= static_cast<std::uint64_t>(*in++) << (8 * (offset % 8));
+    ++offset;
+    --len;
+  }
+  while (len >= 8) {
+    s[offset / 8] ^= load_le64(in);
+    in += 8;
+    offset += 8;
+    len -= 8;
+  }
+  while (len > 0) {
+    s[offset / 8] ^= static_cast<std::uint64_t>(*in++) << (8 * (offset % 8));
+    ++offset;
+    --len;
+  }
+}
+
+inline void extract_bytes(const KeccakState& s, std::size_t offset, std::uint8_t* out,
+                          std::size_t len) noexcept {
+  while (len > 0 && offset % 8 != 0) {
+    *out++ = static_cast<std::uint8_t>(s[offset / 8] >> (8 * (offset % 8)));
+    ++offset;
+    --len;
+  }
+  while (len >= 8) {
+    store_le64(out, s[offset / 8]);
+    out += 8;
+    offset += 8;
+    len -= 8;
+  }
+  while (len > 0) {
+    *out++ = static_cast<std::uint8_t>(s[offset / 8] >> (8 * (offset % 8)));
+    ++offset;
+    --len;
+  }
+}
+
+}  // namespace
+
+// Theta, rho, pi, chi and iota (FIPS 202, Sec. 3.2.1-3.2.5), with rho and pi
+// merged: lane (x, y) moves to (y, 2x + 3y) rotated by its rho offset. The
+// state stays in 25 locals so the compiler keeps it in registers.
+void keccak_f1600(KeccakState& state) noexcept {
+  std::uint64_t a00 = state[0], a01 = state[1], a02 = state[2], a03 = state[3], a04 = state[4];
+  std::uint64_t a05 = state[5], a06 = state[6], a07 = state[7], a08 = state[8], a09 = state[9];
+  std::uint64_t a10 = state[10], a11 = state[11], a12 = state[12], a13 = state[13], a14 = state[14];
+  std::uint64_t a15 = state[15], a16 = state[16], a17 = state[17], a18 = state[18], a19 = state[19];
+  std::uint64_t a20 = state[20], a21 = state[21], a22 = state[22], a23 = state[23], a24 = state[24];
+
+  for (int round = 0; round < 24; ++round) {
+    // theta
+    const std::uint64_t c0 = a00 ^ a05 ^ a10 ^ a15 ^ a20;
+    const std::uint64_t c1 = a01 ^ a06 ^ a11 ^ a16 ^ a21;
+    const std::uint64_t c2 = a02 ^ a07 ^ a12 ^ a17 ^ a22;
+    const std::uint64_t c3 = a03 ^ a08 ^ a13 ^ a18 ^ a23;
+    const std::uint64_t c4 = a04 ^ a09 ^ a14 ^ a19 ^ a24;
+    const std::uint64_t d0 = c4 ^ std::rotl(c1, 1);
+    const std::uint64_t d1 = c0 ^ std::rotl(c2, 1);
+    const std::uint64_t d2 = c1 ^ std::rotl(c3, 1);
+    const std::uint64_t d3 = c2 ^ std::rotl(c4, 1);
+    const std::uint64_t d4 = c3 ^ std::rotl(c0, 1);
+
+    // rho and pi: b[y][2x+3y] = rotl(a[x][y] ^ d[x], r[x][y])
+    const std::uint64_t b00 = a00 ^ d0;
+    const std::uint64_t b10 = std::rotl(a01 ^ d1, 1);
+    const std::uint64_t b20 = std::rotl(a02 ^ d2, 62);
+    const std::uint64_t b05 = std::rotl(a03 ^ d3, 28);
+    const std::uint64_t b15 = std::rotl(a04 ^ d4, 27);
+    const std::uint64_t b16 = std::rotl(a05 ^ d0, 36);
+    const std::uint64_t b01 = std::rotl(a06 ^ d1, 44);
+    const std::uint64_t b11 = std::rotl(a07 ^ d2, 6);
+    const std::uint64_t b21 = std::rotl(a08 ^ d3, 55);
+    const std::uint64_t b06 = std::rotl(a09 ^ d4, 20);
+    const std::uint64_t b07 = std::rotl(a10 ^ d0, 3);
+    const std::uint64_t b17 = std::rotl(a11 ^ d1, 10);
+    const std::uint64_t b02 = std::rotl(a12 ^ d2, 43);
+    const std::uint64_t b12 = std::rotl(a13 ^ d3, 25);
+    const std::uint64_t b22 = std::rotl(a14 ^ d4, 39);
+    const std::uint64_t b23 = std::rotl(a15 ^ d0, 41);
+    const std::uint64_t b08 = std::rotl(a16 ^ d1, 45);
+    const std::uint64_t b18 = std::rotl(a17 ^ d2, 15);
+    const std::uint64_t b03 = std::rotl(a18 ^ d3, 21);
+    const std::uint64_t b13 = std::rotl(a19 ^ d4, 8);
+    const std::uint64_t b14 = std::rotl(a20 ^ d0, 18);
+    const std::uint64_t b24 = std::rotl(a21 ^ d1, 2);
+    const std::uint64_t b09 = std::rotl(a22 ^ d2, 61);
+    const std::uint64_t b19 = std::rotl(a23 ^ d3, 56);
+    const std::uint64_t b04 = std::rotl(a24 ^ d4, 14);
+
+    // chi: a[x] = b[x] ^ (~b[x+1] & b[x+2]) along each row; iota on lane 0.
+    a00 = b00 ^ (~b01 & b02) ^ kRoundConstants[round];
+    a01 = b01 ^ (~b02 & b03);
+    a02 = b02 ^ (~b03 & b04);
+    a03 = b03 ^ (~b04 & b00);
+    a04 = b04 ^ (~b00 & b01);
+    a05 = b05 ^ (~b06 & b07);
+    a06 = b06 ^ (~b07 & b08);
+    a07 = b07 ^ (~b08 & b09);
+    a08 = b08 ^ (~b09 & b05);
+    a09 = b09 ^ (~b05 & b06);
+    a10 = b10 ^ (~b11 & b12);
+    a11 = b11 ^ (~b12 & b13);
+    a12 = b12 ^ (~b13 & b14);
+    a13 = b13 ^ (~b14 & b10);
+    a14 = b14 ^ (~b10 & b11);
+    a15 = b15 ^ (~b16 & b17);
+    a16 = b16 ^ (~b17 & b18);
+    a17 = b17 ^ (~b18 & b19);
+    a18 = b18 ^ (~b19 & b15);
+    a19 = b19 ^ (~b15 & b16);
+    a20 = b20 ^ (~b21 & b22);
+    a21 = b21 ^ (~b22 & b23);
+    a22 = b22 ^ (~b23 & b24);
+    a23 = b23 ^ (~b24 & b20);
+    a24 = b24 ^ (~b20 & b21);
+  }
+
+  state = {a00, a01, a02, a03, a04, a05, a06, a07, a08, a09, a10, a11, a12,
+           a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24};
+}
+
+template <std::size_t kRate, std::uint8_t kSuffix>
+void KeccakSponge<kRate, kSuffix>::absorb(base::ByteView data) noexcept {
+  const std::uint8_t* in = data.data();
+  std::size_t len = data.size();
+  while (len > 0) {
+    const std::size_t take = std::min(len, kRate - offset_);
+    xor_bytes_into_state(state_, offset_, in, take);
+    offset_ += take;
+    in += take;
+    len -= take;
+    if (offset_ == kRate) {
+      keccak_f1600(state_);
+      offset_ = 0;
+    }
+  }
+}
+
+template <std::size_t kRate, std::uint8_t kSuffix>
+void KeccakSponge<kRate, kSuffix>::finalize() noexcept {
+  // pad10*1 (FIPS 202, Alg. 9) after the domain suffix bits.
+  state_[offset_ / 8] ^= static_cast<std::uint64_t>(kSuffix) << (8 * (offset_ % 8));
+  state_[(kRate - 1) / 8] ^= 0x80ULL << (8 * ((kRate - 1) % 8));
+  keccak_f1600(state_);
+  offset_ = 0;
+  squeezing_ = true;
+}
+
+template <std::size_t kRate, std::uint8_t kSuffix>
+void KeccakSponge<kRate, kSuffix>::squeeze(base::MutableByteView out) noexcept {
+  std::uint8_t* dst = out.data();
+  std::size_t len = out.size();
+  while (len > 0) {
+    if (offset_ == kRate) {
+      keccak_f1600(state_);
+      offset_ = 0;
+    }
+    const std::size_t take = std::min(len, kRate - offset_);
+    extract_bytes(state_, offset_, dst, take);
+    offset_ += take;
+    dst += take;
+    len -= take;
+  }
+}
+
+template <std::size_t kRate, std::uint8_t kSuffix>
+void KeccakSponge<kRate, kSuffix>::squeeze_blocks(std::uint8_t* out, std::size_t blocks) noexcept {
+  for (std::size_t i = 0; i < blocks; ++i) {
+    squeeze({out + i * kRate, kRate});
+  }
+}
+
+template class KeccakSponge<136, 0x06>;
+template class KeccakSponge<72, 0x06>;
+template class KeccakSponge<168, 0x1f>;
+template class KeccakSponge<136, 0x1f>;
+
+Hash256 sha3_256(base::ByteView data) noexcept {
+  Sha3_256 h;
+  h.absorb(data);
+  h.finalize();
+  Hash256 out;
+  h.squeeze(out);
+  return out;
+}
+
+base::ByteArray<64> sha3_512(base::ByteView data) noexcept {
+  Sha3_512 h;
+  h.absorb(data);
+  h.finalize();
+  base::ByteArray<64> out;
+  h.squeeze(out);
+  return out;
+}
+
+void shake128(base::ByteView data, base::MutableByteView out) noexcept {
+  Shake128 h;
+  h.absorb(data);
+  h.finalize();
+  h.squeeze(out);
+}
+
+void shake256(base::ByteView data, base::MutableByteView out) noexcept {
+  Shake256 h;
+  h.absorb(data);
+  h.finalize();
+  h.squeeze(out);
+}
+
+}  // namespace sion::crypto
