@@ -57,16 +57,24 @@ function(sion_layer_tests name)
     PROPERTIES LABELS "unit;${name}")
 endfunction()
 
-# sion_fuzz_target(<name> SOURCE <file> LAYER <layer>): a libFuzzer binary,
-# built only with SION_FUZZ=ON (clang).
+# sion_fuzz_target(<name> SOURCE <file> LAYER <layer> [CORPUS_TOOL <file>]
+#                  [INCLUDES <dirs>]): a libFuzzer binary fuzz_<name>, built
+# only with SION_FUZZ=ON (clang). CORPUS_TOOL is a program, corpus_<name>,
+# that writes the seed corpus into the folder it is given (scripts/fuzz).
 function(sion_fuzz_target name)
-  cmake_parse_arguments(ARG "" "SOURCE;LAYER" "" ${ARGN})
+  cmake_parse_arguments(ARG "" "SOURCE;LAYER;CORPUS_TOOL" "INCLUDES" ${ARGN})
   if(NOT SION_FUZZ)
     return()
   endif()
   add_executable(fuzz_${name} ${ARG_SOURCE})
   target_link_libraries(fuzz_${name} PRIVATE sion::${ARG_LAYER} sion_warnings)
-  target_compile_options(fuzz_${name} PRIVATE -fsanitize=fuzzer)
+  target_include_directories(fuzz_${name} PRIVATE ${ARG_INCLUDES})
   target_link_options(fuzz_${name} PRIVATE -fsanitize=fuzzer)
-  set_property(GLOBAL APPEND PROPERTY SION_FUZZ_TARGETS fuzz_${name})
+  set_target_properties(fuzz_${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/fuzz")
+  if(ARG_CORPUS_TOOL)
+    add_executable(corpus_${name} ${ARG_CORPUS_TOOL})
+    target_link_libraries(corpus_${name} PRIVATE sion::${ARG_LAYER} sion_warnings)
+    target_include_directories(corpus_${name} PRIVATE ${ARG_INCLUDES})
+    set_target_properties(corpus_${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/fuzz")
+  endif()
 endfunction()

@@ -77,7 +77,7 @@ std::vector<std::string> CpuFeatures::names() const {
 CpuFeatures detect_cpu_features() {
   CpuFeatures f;
   unsigned a = 0, b = 0, c = 0, d = 0;
-  if (__get_cpuid_max(0, nullptr) < 7) return f;
+  if (static_cast<unsigned>(__get_cpuid_max(0, nullptr)) < 7u) return f;
   __cpuid_count(1, 0, a, b, c, d);
   f.sse42 = bit(c, 20);
   f.pclmul = bit(c, 1);
@@ -112,7 +112,7 @@ void override_cpu_features_for_testing(const CpuFeatures& features) { active() =
 
 std::string cpu_model_name() {
   unsigned regs[12] = {};
-  if (__get_cpuid_max(0x80000000u, nullptr) < 0x80000004u) return "unknown x86-64";
+  if (static_cast<unsigned>(__get_cpuid_max(0x80000000u, nullptr)) < 0x80000004u) return "unknown x86-64";
   for (unsigned i = 0; i < 3; ++i) {
     __cpuid(0x80000002u + i, regs[4 * i], regs[4 * i + 1], regs[4 * i + 2], regs[4 * i + 3]);
   }

@@ -1,0 +1,57 @@
+#pragma once
+// Writer for Sion's canonical encoding (docs/codec.md): appends to a buffer.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "sion/base/bytes.hpp"
+
+namespace sion::codec {
+
+// Largest length or count the encoding can carry (ULEB128 of a u32).
+inline constexpr std::size_t kMaxLength = 0xffffffffu;
+
+class Writer {
+ public:
+  explicit Writer(base::Bytes& out) noexcept : out_(out) {}
+
+  void u8(std::uint8_t v) { out_.push_back(v); }
+  void u16(std::uint16_t v) { little_endian(v, 2); }
+  void u32(std::uint32_t v) { little_endian(v, 4); }
+  void u64(std::uint64_t v) { little_endian(v, 8); }
+  void boolean(bool v) { out_.push_back(v ? 1 : 0); }
+
+  // Minimal ULEB128. Precondition: n <= kMaxLength.
+  void length(std::size_t n);
+
+  void bytes(base::ByteView data) {
+    // resize + memcpy rather than insert(): g++ 12 at -O3 reports a false
+    // -Wstringop-overflow on vector::insert of a range.
+    if (data.empty()) return;
+    const std::size_t at = out_.size();
+    out_.resize(at + data.size());
+    std::memcpy(out_.data() + at, data.data(), data.size());
+  }
+
+  std::size_t size() const noexcept { return out_.size(); }
+
+ private:
+  void little_endian(std::uint64_t v, int width) {
+    for (int i = 0; i < width; ++i) out_.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+  }
+
+  base::Bytes& out_;
+};
+
+// Bytes a length prefix takes.
+constexpr std::size_t length_size(std::size_t n) noexcept {
+  std::size_t size = 1;
+  while (n >= 0x80) {
+    n >>= 7;
+    ++size;
+  }
+  return size;
+}
+
+}  // namespace sion::codec

@@ -1,0 +1,16 @@
+#include "sion/codec/writer.hpp"
+
+#include <cassert>
+
+namespace sion::codec {
+
+void Writer::length(std::size_t n) {
+  assert(n <= kMaxLength);
+  while (n >= 0x80) {
+    out_.push_back(static_cast<std::uint8_t>((n & 0x7f) | 0x80));
+    n >>= 7;
+  }
+  out_.push_back(static_cast<std::uint8_t>(n));
+}
+
+}  // namespace sion::codec
