@@ -1,12 +1,12 @@
-# README's two commands: `make run` and `make test`. Both install what is
-# missing (scripts/install-deps) before building.
+# Conveniences over the scripts README names (make itself is installed by
+# scripts/install-deps, so a fresh machine starts with the scripts).
 BUILD := build/release
 JOBS ?= $(shell nproc)
 
-.PHONY: run test check deps build fuzz clean
+.PHONY: run test check build deps fuzz clean
 
-run: build
-	$(BUILD)/sion bench --quick
+run:
+	scripts/run
 
 test:
 	scripts/test
