@@ -1,0 +1,52 @@
+#include "sion/cli/commands.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <vector>
+
+#include "sion/base/build_info.hpp"
+#include "sion/base/cpu.hpp"
+#include "sion/bench/group.hpp"
+#include "sion/bench/report.hpp"
+
+namespace sion::cli {
+
+void print_version(std::FILE* out) {
+  const base::BuildInfo& build = base::build_info();
+  fmt::print(out, "sion {}\n", build.version);
+  fmt::print(out, "commit: {}\n", build.commit);
+  fmt::print(out, "build: {} ({})\n", build.build_type, build.compiler);
+  if (!build.sanitizers.empty()) fmt::print(out, "sanitizers: {}\n", build.sanitizers);
+  fmt::print(out, "cpu: {}\n", base::cpu_model_name());
+  const std::vector<std::string> features = base::cpu_features().names();
+  fmt::print(out, "features: {}\n", features.empty() ? "none" : fmt::format("{}", fmt::join(features, " ")));
+}
+
+base::Status run_bench(const BenchOptions& options, std::FILE* out) {
+  const auto groups = bench::select_groups(options.only);
+  if (!groups) return base::fail(groups.error());
+  if (options.json) {
+    if (auto writable = bench::check_writable(*options.json); !writable) return writable;
+  }
+
+  bench::Results results{bench::describe_machine(), std::string(base::build_info().version), {}};
+  bench::RunOptions run_options;
+  run_options.quick = options.quick;
+  run_options.devnet = !options.no_devnet;
+  run_options.node = options.node;
+
+  fmt::print(out, "{}\n", bench::table_header());
+  std::fflush(out);
+  auto rows = bench::run_groups(*groups, run_options, [out](const bench::Row& row) {
+    fmt::print(out, "{}\n", bench::format_row(row));
+    std::fflush(out);  // a long run shows each row as it is measured
+  });
+  if (!rows) return base::fail(std::move(rows).error());
+
+  if (!options.json) return {};
+  results.measurements = std::move(*rows);
+  return bench::write_json(*options.json, results);
+}
+
+}  // namespace sion::cli
