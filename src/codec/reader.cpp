@@ -22,28 +22,18 @@ std::uint8_t Reader::u8() noexcept {
   return input_[offset_++];
 }
 
-std::uint16_t Reader::u16() noexcept {
-  if (!need(2, "u16")) return 0;
-  const auto v = static_cast<std::uint16_t>(input_[offset_] | (input_[offset_ + 1] << 8));
-  offset_ += 2;
-  return v;
-}
-
-std::uint32_t Reader::u32() noexcept {
-  if (!need(4, "u32")) return 0;
-  std::uint32_t v = 0;
-  for (int i = 3; i >= 0; --i) v = (v << 8) | input_[offset_ + static_cast<std::size_t>(i)];
-  offset_ += 4;
-  return v;
-}
-
-std::uint64_t Reader::u64() noexcept {
-  if (!need(8, "u64")) return 0;
+template <class T>
+T Reader::little_endian(std::string_view what) noexcept {
+  if (!need(sizeof(T), what)) return 0;
   std::uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | input_[offset_ + static_cast<std::size_t>(i)];
-  offset_ += 8;
-  return v;
+  for (std::size_t i = sizeof(T); i-- > 0;) v = (v << 8) | input_[offset_ + i];
+  offset_ += sizeof(T);
+  return static_cast<T>(v);
 }
+
+std::uint16_t Reader::u16() noexcept { return little_endian<std::uint16_t>("u16"); }
+std::uint32_t Reader::u32() noexcept { return little_endian<std::uint32_t>("u32"); }
+std::uint64_t Reader::u64() noexcept { return little_endian<std::uint64_t>("u64"); }
 
 bool Reader::boolean() noexcept {
   if (!need(1, "bool")) return false;

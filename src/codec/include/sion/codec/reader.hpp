@@ -91,6 +91,9 @@ class Reader {
   // True when n more bytes exist; otherwise records truncation.
   bool need(std::size_t n, std::string_view what) noexcept;
 
+  template <class T>
+  T little_endian(std::string_view what) noexcept;
+
   base::ByteView input_;
   std::string_view root_;
   std::size_t offset_ = 0;
