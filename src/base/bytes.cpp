@@ -1,5 +1,6 @@
 #include "sion/base/bytes.hpp"
 
+#include <cstring>
 #include <string>
 
 namespace sion::base {
@@ -41,9 +42,10 @@ Result<Bytes> from_hex(std::string_view hex) {
 }
 
 void secure_wipe(void* data, std::size_t size) noexcept {
-  auto* p = static_cast<volatile std::uint8_t*>(data);
-  for (std::size_t i = 0; i < size; ++i) p[i] = 0;
-  // Keeps the stores from being sunk past this point.
+  if (size == 0) return;
+  std::memset(data, 0, size);
+  // The asm claims to read the memory, so the memset cannot be dropped as a
+  // dead store (the technique of explicit_bzero and OPENSSL_cleanse).
   __asm__ __volatile__("" : : "r"(data) : "memory");
 }
 
