@@ -58,11 +58,14 @@ function(sion_layer_tests name)
 endfunction()
 
 # sion_fuzz_target(<name> SOURCE <file> LAYER <layer> [CORPUS_TOOL <file>]
-#                  [INCLUDES <dirs>]): a libFuzzer binary fuzz_<name>, built
-# only with SION_FUZZ=ON (clang). CORPUS_TOOL is a program, corpus_<name>,
-# that writes the seed corpus into the folder it is given (scripts/fuzz).
+#                  [CORPUS_FROM_SOURCE] [INCLUDES <dirs>]): a libFuzzer binary
+# fuzz_<name>, built only with SION_FUZZ=ON (clang). The corpus tool,
+# corpus_<name>, writes the seed corpus into the folder it is given
+# (scripts/fuzz): either its own CORPUS_TOOL file, or with
+# CORPUS_FROM_SOURCE the fuzz source itself compiled with
+# SION_FUZZ_CORPUS_TOOL defined, so one file holds both.
 function(sion_fuzz_target name)
-  cmake_parse_arguments(ARG "" "SOURCE;LAYER;CORPUS_TOOL" "INCLUDES" ${ARGN})
+  cmake_parse_arguments(ARG "CORPUS_FROM_SOURCE" "SOURCE;LAYER;CORPUS_TOOL" "INCLUDES" ${ARGN})
   if(NOT SION_FUZZ)
     return()
   endif()
@@ -71,10 +74,14 @@ function(sion_fuzz_target name)
   target_include_directories(fuzz_${name} PRIVATE ${ARG_INCLUDES})
   target_link_options(fuzz_${name} PRIVATE -fsanitize=fuzzer)
   set_target_properties(fuzz_${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/fuzz")
+  if(ARG_CORPUS_FROM_SOURCE)
+    set(ARG_CORPUS_TOOL ${ARG_SOURCE})
+  endif()
   if(ARG_CORPUS_TOOL)
     add_executable(corpus_${name} ${ARG_CORPUS_TOOL})
     target_link_libraries(corpus_${name} PRIVATE sion::${ARG_LAYER} sion_warnings)
     target_include_directories(corpus_${name} PRIVATE ${ARG_INCLUDES})
+    target_compile_definitions(corpus_${name} PRIVATE SION_FUZZ_CORPUS_TOOL)
     set_target_properties(corpus_${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/fuzz")
   endif()
 endfunction()
