@@ -6,6 +6,7 @@
 
 namespace sion::bench::groups {
 
+Group signatures();
 Group state();
 
 }  // namespace sion::bench::groups

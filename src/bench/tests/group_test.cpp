@@ -17,8 +17,8 @@ std::vector<std::string> names(const std::vector<const Group*>& groups) {
 
 TEST(Registry, ListsTheGroupsInSeedOrder) {
   ASSERT_FALSE(all_groups().empty());
-  EXPECT_EQ(all_groups()[0].name, "state");
-  EXPECT_EQ(group_names(), "state");
+  EXPECT_EQ(all_groups()[0].name, "signatures");
+  EXPECT_EQ(group_names(), "signatures, state");
   for (const Group& group : all_groups()) {
     EXPECT_FALSE(group.description.empty()) << group.name;
     EXPECT_NE(group.run, nullptr) << group.name;
@@ -32,16 +32,16 @@ TEST(SelectGroups, WithoutOnlyEveryGroupRuns) {
 }
 
 TEST(SelectGroups, TrimsAndIgnoresEmptyItemsAndDuplicates) {
-  const auto selected = select_groups(" state ,, state,");
+  const auto selected = select_groups(" state ,, state,signatures");
   ASSERT_TRUE(selected.ok()) << selected.error().reason;
-  EXPECT_EQ(names(*selected), std::vector<std::string>{"state"});
+  EXPECT_EQ(names(*selected), (std::vector<std::string>{"signatures", "state"}));
 }
 
 TEST(SelectGroups, UnknownGroupListsTheValidOnes) {
   const auto selected = select_groups("state,nosuch");
   ASSERT_FALSE(selected.ok());
   EXPECT_EQ(selected.error().code, base::Errc::invalid_argument);
-  EXPECT_EQ(selected.error().reason, "unknown group 'nosuch' in --only; valid groups: state");
+  EXPECT_EQ(selected.error().reason, "unknown group 'nosuch' in --only; valid groups: signatures, state");
 }
 
 TEST(SelectGroups, NamesAreCaseSensitive) {
@@ -53,7 +53,7 @@ TEST(SelectGroups, AListNamingNoGroupIsAnError) {
     const auto selected = select_groups(only);
     ASSERT_FALSE(selected.ok()) << '"' << only << '"';
     EXPECT_EQ(selected.error().code, base::Errc::invalid_argument);
-    EXPECT_EQ(selected.error().reason, "--only names no group; valid groups: state");
+    EXPECT_EQ(selected.error().reason, "--only names no group; valid groups: signatures, state");
   }
 }
 

@@ -43,7 +43,7 @@ case "$case_name" in
     for option in '--node <NODE>' '--quick' '--no-devnet' '--only <ONLY>' '--json <JSON>' '-h,--help'; do
       grep -qF -- "$option" <<<"$out" || fail "bench --help lacks $option: $out"
     done
-    expect_line "$out" 'Run only these groups: state.* \(comma-separated\)'
+    expect_line "$out" 'Run only these groups: signatures, state.* \(comma-separated\)'
     run --no-such-option
     expect_status 2
     expect_line "$err" '^sion: error: '
@@ -51,7 +51,7 @@ case "$case_name" in
   bench_unknown_group)
     run bench --only nosuch
     expect_status 2
-    expect_line "$err" "^sion: error: unknown group 'nosuch' in --only; valid groups: state"
+    expect_line "$err" "^sion: error: unknown group 'nosuch' in --only; valid groups: signatures, state"
     [[ -z "$out" ]] || fail "measured despite the bad --only: $out"
     ;;
   bench_json)
