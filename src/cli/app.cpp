@@ -52,6 +52,26 @@ void add_bench(CLI::App& app, BenchOptions& options) {
   bench->footer(footer);
 }
 
+void add_conformance(CLI::App& app, ConformanceOptions& options) {
+  CLI::App* conformance = app.add_subcommand(
+      "conformance",
+      "Run signature test-vector files (NIST ACVP merged, Wycheproof) against this build");
+  conformance->add_option("FILE", options.files, "Vector files (shared/vectors/README.md)")
+      ->required()
+      ->option_text("<FILE>...");
+  conformance
+      ->add_option("--max-failures", options.max_failures,
+                   fmt::format("Failed cases to print per file [default: {}]",
+                               options.max_failures))
+      ->option_text("<N>");
+  conformance->set_help_flag();
+  conformance->set_help_flag("-h,--help", "Print help");
+  conformance->footer(
+      "Prints `FILE: N passed, M failed[, K skipped]` per file with its failed cases, then the\n"
+      "totals, `N passed, M failed`. Exit status: 0 if every case passed, 1 if any failed,\n"
+      "2 if a file could not be run (unreadable, not JSON, unknown format).");
+}
+
 int run_app(int argc, const char* const* argv) {
   CLI::App app("Sion: a post-quantum ledger for agent payments", "sion");
   app.set_help_flag("-h,--help", "Print help");
@@ -65,6 +85,8 @@ int run_app(int argc, const char* const* argv) {
   CLI::App* version = app.add_subcommand("version", "Print the version, build and CPU features");
   BenchOptions bench_options;
   add_bench(app, bench_options);
+  ConformanceOptions conformance_options;
+  add_conformance(app, conformance_options);
 
   try {
     app.parse(argc, argv);
@@ -77,7 +99,12 @@ int run_app(int argc, const char* const* argv) {
     print_version(stdout);
     return code(ExitCode::ok);
   }
-  // Exactly one subcommand was required and it is not version: bench.
+  if (app.got_subcommand("conformance")) {
+    const ConformanceTotals totals = run_conformance(conformance_options, stdout, stderr);
+    if (totals.unusable_files > 0) return code(ExitCode::usage);
+    return code(totals.failed > 0 ? ExitCode::failure : ExitCode::ok);
+  }
+  // Exactly one subcommand was required and it is neither of the above: bench.
   const base::Status status = run_bench(bench_options, stdout);
   if (!status) {
     print_error(status.error().reason.c_str());

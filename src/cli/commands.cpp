@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "sion/base/build_info.hpp"
 #include "sion/base/cpu.hpp"
 #include "sion/bench/group.hpp"
 #include "sion/bench/report.hpp"
+#include "sion/crypto/conformance.hpp"
 
 namespace sion::cli {
 
@@ -47,6 +49,41 @@ base::Status run_bench(const BenchOptions& options, std::FILE* out) {
   if (!options.json) return {};
   results.measurements = std::move(*rows);
   return bench::write_json(*options.json, results);
+}
+
+ConformanceTotals run_conformance(const ConformanceOptions& options, std::FILE* out,
+                                  std::FILE* err) {
+  ConformanceTotals totals;
+  for (const std::string& file : options.files) {
+    const auto report = crypto::run_conformance_file(file);
+    if (!report) {
+      std::fflush(out);
+      fmt::print(err, "sion: error: {}\n", report.error().reason);
+      std::fflush(err);
+      ++totals.unusable_files;
+      continue;
+    }
+    fmt::print(out, "{}: {} passed, {} failed", file, report->passed, report->failed);
+    if (report->skipped > 0) fmt::print(out, ", {} skipped", report->skipped);
+    fmt::print(out, "\n");
+    // ACVP groups have their own ids; Wycheproof groups are numbered from 1.
+    const char* group_word = report->format == crypto::VectorFormat::acvp_merged ? "tgId" : "group";
+    const std::size_t shown = std::min(report->failures.size(), options.max_failures);
+    for (std::size_t i = 0; i < shown; ++i) {
+      const crypto::CaseNote& failure = report->failures[i];
+      fmt::print(out, "  FAIL {} {} tcId {}: {}\n", group_word, failure.group_id, failure.tc_id,
+                 failure.reason);
+    }
+    if (report->failures.size() > shown) {
+      fmt::print(out, "  ... and {} more failed cases\n", report->failures.size() - shown);
+    }
+    std::fflush(out);  // a long run shows each file as it finishes
+    totals.passed += report->passed;
+    totals.failed += report->failed;
+    totals.skipped += report->skipped;
+  }
+  fmt::print(out, "{} passed, {} failed\n", totals.passed, totals.failed);
+  return totals;
 }
 
 }  // namespace sion::cli

@@ -4,6 +4,9 @@
 #include <bit>
 #include <cstring>
 
+#include "keccak_x86.hpp"
+#include "sion/base/cpu.hpp"
+
 namespace sion::crypto {
 namespace {
 
@@ -82,6 +85,19 @@ void keccak_f1600(KeccakState& state) noexcept {
   std::uint64_t a15 = state[15], a16 = state[16], a17 = state[17], a18 = state[18], a19 = state[19];
   std::uint64_t a20 = state[20], a21 = state[21], a22 = state[22], a23 = state[23], a24 = state[24];
 
+  // Lane complementing (the Keccak team's implementation overview): lanes
+  // 1, 2, 8, 12, 17 and 20 are kept complemented inside the rounds. Theta,
+  // rho and pi are linear, so they carry the complements along (each
+  // column's parity and D pick up known ones), and chi can then be written
+  // with AND / OR and one NOT per row; the set is chosen so that chi's
+  // outputs come back complemented in the same places. Undone at the end.
+  a01 = ~a01;
+  a02 = ~a02;
+  a08 = ~a08;
+  a12 = ~a12;
+  a17 = ~a17;
+  a20 = ~a20;
+
   for (int round = 0; round < 24; ++round) {
     // theta
     const std::uint64_t c0 = a00 ^ a05 ^ a10 ^ a15 ^ a20;
@@ -122,34 +138,47 @@ void keccak_f1600(KeccakState& state) noexcept {
     const std::uint64_t b19 = std::rotl(a23 ^ d3, 56);
     const std::uint64_t b04 = std::rotl(a24 ^ d4, 14);
 
-    // chi: a[x] = b[x] ^ (~b[x+1] & b[x+2]) along each row; iota on lane 0.
-    a00 = b00 ^ (~b01 & b02) ^ kRoundConstants[round];
-    a01 = b01 ^ (~b02 & b03);
-    a02 = b02 ^ (~b03 & b04);
-    a03 = b03 ^ (~b04 & b00);
-    a04 = b04 ^ (~b00 & b01);
-    a05 = b05 ^ (~b06 & b07);
-    a06 = b06 ^ (~b07 & b08);
-    a07 = b07 ^ (~b08 & b09);
-    a08 = b08 ^ (~b09 & b05);
-    a09 = b09 ^ (~b05 & b06);
-    a10 = b10 ^ (~b11 & b12);
-    a11 = b11 ^ (~b12 & b13);
-    a12 = b12 ^ (~b13 & b14);
-    a13 = b13 ^ (~b14 & b10);
-    a14 = b14 ^ (~b10 & b11);
-    a15 = b15 ^ (~b16 & b17);
-    a16 = b16 ^ (~b17 & b18);
-    a17 = b17 ^ (~b18 & b19);
-    a18 = b18 ^ (~b19 & b15);
-    a19 = b19 ^ (~b15 & b16);
-    a20 = b20 ^ (~b21 & b22);
-    a21 = b21 ^ (~b22 & b23);
-    a22 = b22 ^ (~b23 & b24);
-    a23 = b23 ^ (~b24 & b20);
-    a24 = b24 ^ (~b20 & b21);
+    // chi: a[x] = b[x] ^ (~b[x+1] & b[x+2]) along each row, on the
+    // complemented representation (see above): each row needs one NOT
+    // instead of five. Iota on lane 0.
+    const std::uint64_t n02 = ~b02;
+    a00 = b00 ^ (b01 | b02) ^ kRoundConstants[round];
+    a01 = b01 ^ (n02 | b03);
+    a02 = b02 ^ (b03 & b04);
+    a03 = b03 ^ (b04 | b00);
+    a04 = b04 ^ (b00 & b01);
+    const std::uint64_t n09 = ~b09;
+    a05 = b05 ^ (b06 | b07);
+    a06 = b06 ^ (b07 & b08);
+    a07 = b07 ^ (b08 | n09);
+    a08 = b08 ^ (b09 | b05);
+    a09 = b09 ^ (b05 & b06);
+    const std::uint64_t n13 = ~b13;
+    a10 = b10 ^ (b11 | b12);
+    a11 = b11 ^ (b12 & b13);
+    a12 = b12 ^ (n13 & b14);
+    a13 = n13 ^ (b14 | b10);
+    a14 = b14 ^ (b10 & b11);
+    const std::uint64_t n18 = ~b18;
+    a15 = b15 ^ (b16 & b17);
+    a16 = b16 ^ (b17 | b18);
+    a17 = b17 ^ (n18 | b19);
+    a18 = n18 ^ (b19 & b15);
+    a19 = b19 ^ (b15 | b16);
+    const std::uint64_t n21 = ~b21;
+    a20 = b20 ^ (n21 & b22);
+    a21 = n21 ^ (b22 | b23);
+    a22 = b22 ^ (b23 & b24);
+    a23 = b23 ^ (b24 | b20);
+    a24 = b24 ^ (b20 & b21);
   }
 
+  a01 = ~a01;
+  a02 = ~a02;
+  a08 = ~a08;
+  a12 = ~a12;
+  a17 = ~a17;
+  a20 = ~a20;
   state = {a00, a01, a02, a03, a04, a05, a06, a07, a08, a09, a10, a11, a12,
            a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24};
 }
@@ -209,6 +238,102 @@ template class KeccakSponge<136, 0x06>;
 template class KeccakSponge<72, 0x06>;
 template class KeccakSponge<168, 0x1f>;
 template class KeccakSponge<136, 0x1f>;
+
+// ---- Several states at once -----------------------------------------------
+
+namespace {
+
+// keccak_f1600 on each of 4 states, lanes[i * stride + j] for j < 4.
+void keccak_f1600_x4_portable(std::uint64_t* lanes, std::size_t stride) noexcept {
+  for (std::size_t j = 0; j < 4; ++j) {
+    KeccakState s;
+    for (std::size_t i = 0; i < 25; ++i) s[i] = lanes[i * stride + j];
+    keccak_f1600(s);
+    for (std::size_t i = 0; i < 25; ++i) lanes[i * stride + j] = s[i];
+  }
+}
+
+void keccak_f1600_x4_strided(std::uint64_t* lanes, std::size_t stride) noexcept {
+  const base::CpuFeatures& cpu = base::cpu_features();
+  if (cpu.avx512f && cpu.avx512vl) {
+    detail::keccak_f1600_x4_avx512vl(lanes, stride);
+  } else if (cpu.avx2) {
+    detail::keccak_f1600_x4_avx2(lanes, stride);
+  } else {
+    keccak_f1600_x4_portable(lanes, stride);
+  }
+}
+
+}  // namespace
+
+void keccak_f1600_x4(KeccakStates<4>& states) noexcept {
+  keccak_f1600_x4_strided(&states.lanes[0][0], 4);
+}
+
+void keccak_f1600_x8(KeccakStates<8>& states) noexcept {
+  if (base::cpu_features().avx512f) {
+    detail::keccak_f1600_x8_avx512(&states.lanes[0][0]);
+  } else {
+    // States 0-3 and 4-7 as two groups of four with stride 8.
+    keccak_f1600_x4_strided(&states.lanes[0][0], 8);
+    keccak_f1600_x4_strided(&states.lanes[0][4], 8);
+  }
+}
+
+template <std::size_t kRate, std::uint8_t kSuffix, std::size_t kWays>
+void KeccakSpongeN<kRate, kSuffix, kWays>::permute() noexcept {
+  if constexpr (kWays == 4) {
+    keccak_f1600_x4(states_);
+  } else {
+    keccak_f1600_x8(states_);
+  }
+}
+
+template <std::size_t kRate, std::uint8_t kSuffix, std::size_t kWays>
+void KeccakSpongeN<kRate, kSuffix, kWays>::absorb_once(
+    const std::uint8_t* const (&inputs)[kWays], std::size_t len) noexcept {
+  std::size_t offset = 0;
+  while (len - offset >= kRate) {
+    for (std::size_t i = 0; i < kRate / 8; ++i) {
+      for (std::size_t j = 0; j < kWays; ++j) {
+        states_.lanes[i][j] ^= load_le64(inputs[j] + offset + 8 * i);
+      }
+    }
+    permute();
+    offset += kRate;
+  }
+  const std::size_t rest = len - offset;
+  for (std::size_t j = 0; j < kWays; ++j) {
+    const std::uint8_t* in = inputs[j] + offset;
+    std::size_t i = 0;
+    for (; i + 8 <= rest; i += 8) states_.lanes[i / 8][j] ^= load_le64(in + i);
+    for (; i < rest; ++i) {
+      states_.lanes[i / 8][j] ^= static_cast<std::uint64_t>(in[i]) << (8 * (i % 8));
+    }
+    // pad10*1 after the domain suffix, as in KeccakSponge::finalize().
+    states_.lanes[rest / 8][j] ^= static_cast<std::uint64_t>(kSuffix) << (8 * (rest % 8));
+    states_.lanes[(kRate - 1) / 8][j] ^= 0x80ULL << (8 * ((kRate - 1) % 8));
+  }
+}
+
+template <std::size_t kRate, std::uint8_t kSuffix, std::size_t kWays>
+void KeccakSpongeN<kRate, kSuffix, kWays>::squeeze_blocks(
+    std::uint8_t* const (&outputs)[kWays], std::size_t blocks) noexcept {
+  for (std::size_t b = 0; b < blocks; ++b) {
+    permute();
+    for (std::size_t j = 0; j < kWays; ++j) {
+      std::uint8_t* out = outputs[j];
+      if (out == nullptr) continue;
+      out += b * kRate;
+      for (std::size_t i = 0; i < kRate / 8; ++i) store_le64(out + 8 * i, states_.lanes[i][j]);
+    }
+  }
+}
+
+template class KeccakSpongeN<168, 0x1f, 4>;
+template class KeccakSpongeN<136, 0x1f, 4>;
+template class KeccakSpongeN<168, 0x1f, 8>;
+template class KeccakSpongeN<136, 0x1f, 8>;
 
 Hash256 sha3_256(base::ByteView data) noexcept {
   Sha3_256 h;

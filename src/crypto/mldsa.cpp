@@ -13,18 +13,31 @@
 // SHAKE256(c~). c~ is public: the accepted attempt's c~ is the first field of
 // the signature, and a rejected attempt's c~ is a hash of mu and w1 only,
 // which this implementation (like the reference one) treats as public.
+// Where those values become public they are declassified with
+// base::ct_public (sion/base/ct.hpp), so that the constant-time check
+// (tests/ct, valgrind) reports any other dependence on secrets. ExpandA's
+// SIMD rejection sampler indexes a table by its accept mask; A is public. Signing prepares two attempts at a time on AVX-512 but checks the
+// second only if the first is rejected, so what is visible is the same.
+//
+// Speed: the arithmetic kernels (NTT, products, rounding) come from the
+// detail::Kernels table that cpu_features() selects once per operation
+// (portable, AVX2 or AVX-512, bit-identical); SHAKE runs several instances
+// side by side on keccak_f1600_x4 / _x8.
 
 #include "sion/crypto/mldsa.hpp"
 
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <memory>
 #include <string>
 
+#include "sion/base/ct.hpp"
 #include "sion/crypto/detail/mldsa_poly.hpp"
 #include "sion/crypto/keccak.hpp"
 
@@ -37,8 +50,6 @@ using base::Errc;
 using base::fail;
 using base::Result;
 using detail::abs_ct;
-using detail::center;
-using detail::decompose;
 using detail::freeze;
 using detail::kD;
 using detail::kN;
@@ -99,71 +110,104 @@ Mu message_representative(ByteView tr, std::initializer_list<ByteView> m_prime) 
 
 // ---- Bit packing (Alg. 16-19) -----------------------------------------------
 
+// Eight coefficients of kBits bits fill exactly kBits bytes, so both
+// directions work a group of eight at a time in (up to) three 64-bit
+// little-endian words, with shifts the compiler knows. The words are loaded
+// from and stored to the encoding directly, 8 * kWords bytes from the
+// group's start, which runs past the group into the next ones (rewritten
+// or ignored later); the last groups of a polynomial, where that would
+// leave its encoding, go through a local buffer instead.
+template <unsigned kBits>
+struct PackGroup {
+  static_assert(kBits >= 1 && kBits <= 24);
+  static constexpr std::size_t kWords = (kBits + 7) / 8;  // ceil(8 kBits / 64)
+  static constexpr std::size_t kPolyBytes = 32 * kBits;
+  // Groups [0, kDirect) can touch 8 * kWords bytes in place.
+  static constexpr std::size_t kDirect =
+      (kPolyBytes >= 8 * kWords) ? (kPolyBytes - 8 * kWords) / kBits + 1 : 0;
+  std::uint64_t w[kWords] = {};
+
+  static std::uint64_t load_word(const std::uint8_t* p) noexcept {
+    std::uint64_t v;
+    std::memcpy(&v, p, 8);
+    if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+    return v;
+  }
+  static void store_word(std::uint8_t* p, std::uint64_t v) noexcept {
+    if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+    std::memcpy(p, &v, 8);
+  }
+  void load(const std::uint8_t* in) noexcept {
+    for (std::size_t i = 0; i < kWords; ++i) w[i] = load_word(in + 8 * i);
+  }
+  void store(std::uint8_t* out) const noexcept {
+    for (std::size_t i = 0; i < kWords; ++i) store_word(out + 8 * i, w[i]);
+  }
+  std::uint32_t get(unsigned j) const noexcept {
+    const unsigned bit = j * kBits;
+    const unsigned word = bit / 64;
+    const unsigned shift = bit % 64;
+    std::uint64_t v = w[word] >> shift;
+    if (shift + kBits > 64) v |= w[word + 1] << (64 - shift);
+    return static_cast<std::uint32_t>(v & ((std::uint64_t{1} << kBits) - 1));
+  }
+  void put(unsigned j, std::uint32_t v) noexcept {
+    const unsigned bit = j * kBits;
+    const unsigned word = bit / 64;
+    const unsigned shift = bit % 64;
+    w[word] |= std::uint64_t{v} << shift;
+    if (shift + kBits > 64) w[word + 1] |= std::uint64_t{v} >> (64 - shift);
+  }
+};
+
 // SimpleBitPack / BitPack: f(a_i) in [0, 2^kBits) for each coefficient,
-// kBits bits each, least significant bit first (BitsToBytes, Alg. 12). The
-// loop shape depends on kBits only, never on the values.
+// kBits bits each, least significant bit first (BitsToBytes, Alg. 12), into
+// out[0, 32 kBits). The loop shape depends on kBits only, never on the
+// values.
 template <unsigned kBits, class F>
 void pack(std::uint8_t* out, const Poly& a, F f) noexcept {
-  static_assert(kBits <= 32);
-  std::uint64_t acc = 0;
-  unsigned have = 0;
-  for (std::size_t i = 0; i < kN; ++i) {
-    acc |= std::uint64_t{f(a.c[i])} << have;
-    have += kBits;
-    for (; have >= 8; have -= 8, acc >>= 8) *out++ = static_cast<std::uint8_t>(acc);
+  using G = PackGroup<kBits>;
+  for (std::size_t g = 0; g < 32; ++g) {
+    G group;
+    for (unsigned j = 0; j < 8; ++j) group.put(j, f(a.c[8 * g + j]));
+    if (g < G::kDirect) {
+      group.store(out + g * kBits);
+    } else {
+      std::uint8_t tmp[8 * G::kWords];
+      group.store(tmp);
+      std::memcpy(out + g * kBits, tmp, kBits);
+    }
   }
 }
 
-// SimpleBitUnpack / BitUnpack: a_i = f(next kBits bits).
+// SimpleBitUnpack / BitUnpack: a_i = f(next kBits bits), from in[0, 32 kBits).
 template <unsigned kBits, class F>
 void unpack(Poly& a, const std::uint8_t* in, F f) noexcept {
-  constexpr std::uint64_t mask = (std::uint64_t{1} << kBits) - 1;
-  std::uint64_t acc = 0;
-  unsigned have = 0;
-  for (std::size_t i = 0; i < kN; ++i) {
-    for (; have < kBits; have += 8) acc |= std::uint64_t{*in++} << have;
-    a.c[i] = f(static_cast<std::uint32_t>(acc & mask));
-    acc >>= kBits;
-    have -= kBits;
+  using G = PackGroup<kBits>;
+  for (std::size_t g = 0; g < 32; ++g) {
+    G group;
+    if (g < G::kDirect) {
+      group.load(in + g * kBits);
+    } else {
+      std::uint8_t tmp[8 * G::kWords] = {};
+      std::memcpy(tmp, in + g * kBits, kBits);
+      group.load(tmp);
+    }
+    for (unsigned j = 0; j < 8; ++j) a.c[8 * g + j] = f(group.get(j));
   }
 }
 
 // ---- Sampling (Sec. 7.3) ----------------------------------------------------
 
-// RejNTTPoly (Alg. 30) with CoeffFromThreeBytes (Alg. 14): a uniform element
-// of T_q from G(seed), seed = rho || s || r. Public data only.
-void rej_ntt_poly(Poly& a, const std::uint8_t (&seed)[kRhoBytes + 2]) noexcept {
-  constexpr std::size_t rate = Shake128::kRateBytes;
-  static_assert(rate % 3 == 0, "three-byte candidates never straddle a block");
-  Shake128 g;
-  g.absorb(seed);
-  g.finalize();
-  // 5 blocks give 280 candidates; 256 are needed and each passes with
-  // probability q / 2^23 > 0.999, so a sixth block is rare.
-  std::uint8_t buf[5 * rate];
-  g.squeeze_blocks(buf, 5);
-  std::size_t len = sizeof(buf);
-  std::size_t pos = 0;
-  std::size_t j = 0;
-  while (j < kN) {
-    if (pos == len) {
-      g.squeeze_blocks(buf, 1);
-      len = rate;
-      pos = 0;
-    }
-    const std::uint32_t z = std::uint32_t{buf[pos]} | (std::uint32_t{buf[pos + 1]} << 8) |
-                            (std::uint32_t{buf[pos + 2] & 0x7fU} << 16);
-    pos += 3;
-    if (z < static_cast<std::uint32_t>(kQ)) a.c[j++] = static_cast<std::int32_t>(z);
-  }
-}
-
-// RejBoundedPoly (Alg. 31) with CoeffFromHalfByte (Alg. 15): coefficients in
-// [-eta, eta] from H(seed), seed = rho' || IntegerToBytes(r, 2). The seed is
-// secret; the accept/reject branch reveals only which nibbles were >= 15
-// (eta = 2) or >= 9 (eta = 4), which says nothing about the accepted ones.
+// RejBoundedPoly (Alg. 31) with CoeffFromHalfByte (Alg. 15), the part after
+// H: appends to out[0, need) the coefficients in [-eta, eta] that the
+// nibbles of buf[0, len) give, low nibble first, and returns how many. The
+// bytes are secret; the accept/reject branch reveals only which nibbles
+// were >= 15 (eta = 2) or >= 9 (eta = 4), which says nothing about the
+// accepted ones.
 template <std::int32_t kEta>
-void rej_bounded_poly(Poly& a, const std::uint8_t (&seed)[kRhoPrimeBytes + 2]) noexcept {
+std::size_t rej_eta(std::int32_t* out, std::size_t need, const std::uint8_t* buf,
+                    std::size_t len) noexcept {
   static_assert(kEta == 2 || kEta == 4);
   constexpr std::uint32_t bound = kEta == 2 ? 15 : 9;
   // eta - (b mod 5) for eta = 2, with b mod 5 = b - 5 floor(13b / 64) on
@@ -175,25 +219,132 @@ void rej_bounded_poly(Poly& a, const std::uint8_t (&seed)[kRhoPrimeBytes + 2]) n
       return 4 - static_cast<std::int32_t>(b);
     }
   };
-  Shake256 h;
-  h.absorb(seed);
-  h.finalize();
-  std::uint8_t buf[Shake256::kRateBytes];
-  std::size_t j = 0;
-  while (j < kN) {
-    h.squeeze_blocks(buf, 1);
-    for (std::size_t pos = 0; pos < sizeof(buf) && j < kN; ++pos) {
-      const std::uint32_t z0 = buf[pos] & 0x0fU;
-      const std::uint32_t z1 = buf[pos] >> 4;
-      if (z0 < bound) a.c[j++] = coeff(z0);
-      if (z1 < bound && j < kN) a.c[j++] = coeff(z1);
+  // Which nibbles pass is computed without branches for eight bytes at a
+  // time and then declassified (it is the part the standard lets leak);
+  // only that public mask decides where the secret coefficients go.
+  std::size_t n = 0;
+  for (std::size_t pos = 0; pos < len && n < need; pos += 8) {
+    const std::size_t bytes = std::min<std::size_t>(8, len - pos);
+    std::uint32_t accept = 0;
+    for (std::size_t i = 0; i < bytes; ++i) {
+      const std::uint32_t z0 = buf[pos + i] & 0x0fU;
+      const std::uint32_t z1 = buf[pos + i] >> 4;
+      accept |= ((z0 - bound) >> 31) << (2 * i);
+      accept |= ((z1 - bound) >> 31) << (2 * i + 1);
+    }
+    base::ct_public(accept);
+    for (std::size_t i = 0; i < 2 * bytes && n < need; ++i) {
+      if ((accept >> i) & 1U) {
+        const std::uint32_t b = i % 2 == 0 ? buf[pos + i / 2] & 0x0fU : buf[pos + i / 2] >> 4U;
+        out[n++] = coeff(b);
+      }
     }
   }
+  return n;
+}
+
+// Runs `count` SHAKE sponges (rate kRate) side by side, kWays at a time on
+// keccak_f1600_x4 / _x8: sponge i absorbs the kSeedBytes that
+// seed_of(i, seed) writes, then hands its first kFirstBlocks blocks to
+// consume(i, bytes, len), and one more block at a time for as long as
+// consume returns false (wants more). Unused ways of the last group run on a
+// copy of a real seed and are discarded. Buffers are wiped: the seeds may be
+// secret.
+template <std::size_t kRate, std::size_t kWays, std::size_t kSeedBytes, std::size_t kFirstBlocks,
+          class SeedFn, class ConsumeFn>
+void shake_group(std::size_t first, std::size_t count, SeedFn& seed_of,
+                 ConsumeFn& consume) noexcept {
+  std::uint8_t seeds[kWays][kSeedBytes];
+  const std::uint8_t* in[kWays];
+  for (std::size_t j = 0; j < kWays; ++j) {
+    seed_of(first + std::min(j, count - 1), seeds[j]);
+    in[j] = seeds[j];
+  }
+  KeccakSpongeN<kRate, 0x1f, kWays> sponges;
+  sponges.absorb_once(in, kSeedBytes);
+  alignas(8) std::uint8_t buf[kWays][kFirstBlocks * kRate];
+  std::uint8_t* out[kWays];
+  bool done[kWays];
+  for (std::size_t j = 0; j < kWays; ++j) {
+    out[j] = j < count ? buf[j] : nullptr;
+    done[j] = j >= count;
+  }
+  sponges.squeeze_blocks(out, kFirstBlocks);
+  std::size_t len = kFirstBlocks * kRate;
+  for (;;) {
+    bool all = true;
+    for (std::size_t j = 0; j < count; ++j) {
+      if (!done[j]) done[j] = consume(first + j, buf[j], len);
+      all = all && done[j];
+    }
+    if (all) break;
+    for (std::size_t j = 0; j < kWays; ++j) out[j] = done[j] ? nullptr : buf[j];
+    sponges.squeeze_blocks(out, 1);
+    len = kRate;
+  }
+  base::secure_wipe(seeds, sizeof(seeds));
   base::secure_wipe(buf, sizeof(buf));
 }
 
-// SampleInBall (Alg. 29): c with tau coefficients +-1, the rest 0, from
-// H(c~). Indexes memory by hash output; see the note at the top of the file.
+// shake_group over sponges [0, count), `ways` (8, 4 or 1) at a time; eight
+// only when more than four are wanted (four-way is as cheap per call).
+template <std::size_t kRate, std::size_t kSeedBytes, std::size_t kFirstBlocks, class SeedFn,
+          class ConsumeFn>
+void shake_many(unsigned ways, std::size_t count, SeedFn seed_of, ConsumeFn consume) noexcept {
+  if (ways >= 8 && count > 4) {
+    for (std::size_t i = 0; i < count; i += 8) {
+      shake_group<kRate, 8, kSeedBytes, kFirstBlocks>(i, std::min<std::size_t>(8, count - i),
+                                                      seed_of, consume);
+    }
+  } else if (ways >= 4) {
+    for (std::size_t i = 0; i < count; i += 4) {
+      shake_group<kRate, 4, kSeedBytes, kFirstBlocks>(i, std::min<std::size_t>(4, count - i),
+                                                      seed_of, consume);
+    }
+  } else {
+    // One sponge at a time.
+    std::uint8_t seed[kSeedBytes];
+    std::uint8_t buf[kFirstBlocks * kRate];
+    for (std::size_t i = 0; i < count; ++i) {
+      seed_of(i, seed);
+      KeccakSponge<kRate, 0x1f> sponge;
+      sponge.absorb(seed);
+      sponge.finalize();
+      sponge.squeeze_blocks(buf, kFirstBlocks);
+      for (bool done = consume(i, buf, sizeof(buf)); !done; done = consume(i, buf, kRate)) {
+        sponge.squeeze_blocks(buf, 1);
+      }
+    }
+    base::secure_wipe(seed, sizeof(seed));
+    base::secure_wipe(buf, sizeof(buf));
+  }
+}
+
+// SampleInBall (Alg. 29) from the first len bytes of H(c~) (len >= 8):
+// c with tau coefficients +-1, the rest 0. False if those bytes run out
+// before all tau positions are placed (then c is incomplete). Indexes
+// memory by hash output; see the note at the top of the file.
+bool sample_in_ball_from(Poly& c, const std::uint8_t* buf, std::size_t len,
+                         std::size_t tau) noexcept {
+  std::uint64_t signs = 0;
+  for (std::size_t i = 0; i < 8; ++i) signs |= std::uint64_t{buf[i]} << (8 * i);
+  std::size_t pos = 8;
+  c.c.fill(0);
+  for (std::size_t i = kN - tau; i < kN; ++i) {
+    std::size_t j;
+    do {
+      if (pos == len) return false;
+      j = buf[pos++];
+    } while (j > i);
+    c.c[i] = c.c[j];
+    c.c[j] = 1 - 2 * static_cast<std::int32_t>(signs & 1);
+    signs >>= 1;
+  }
+  return true;
+}
+
+// SampleInBall (Alg. 29) from c~, squeezing H(c~) a block at a time for as
+// long as needed.
 void sample_in_ball(Poly& c, ByteView c_tilde, std::size_t tau) noexcept {
   constexpr std::size_t rate = Shake256::kRateBytes;
   Shake256 h;
@@ -220,6 +371,132 @@ void sample_in_ball(Poly& c, ByteView c_tilde, std::size_t tau) noexcept {
   }
 }
 
+// ---- Several SHAKE jobs on one multi-way permutation --------------------------
+
+// One sponge for run_shake_jobs: SHAKE128 or SHAKE256 (rate 168 or 136) of
+// the concatenation of up to four parts.
+struct ShakeJob {
+  std::size_t rate = 0;
+  std::array<ByteView, 4> parts{};
+};
+
+// Runs jobs [0, count) (count <= 64) on the kWays lanes of
+// keccak_f1600_x4 / _x8 (or of one keccak_f1600 for kWays = 1). A free lane starts the lowest-numbered job not yet
+// started for which ready(i) holds (job_of(i) describes it), absorbs one
+// block per permutation, then hands each squeezed block to
+// consume(i, block, rate) until that returns true. Jobs of different rates
+// and lengths share the permutation, so a long hash (H(pk), 10 to 20
+// blocks) runs beside the many short ones of ExpandA instead of after them.
+// ready() lets a job wait for another's output (mu needs tr). Every lane
+// state and buffer is wiped at the end.
+template <std::size_t kWays, class JobFn, class ReadyFn, class ConsumeFn>
+void run_shake_jobs(std::size_t count, JobFn job_of, ReadyFn ready, ConsumeFn consume) noexcept {
+  constexpr std::size_t kNone = ~std::size_t{0};
+  constexpr std::size_t kMaxRate = 168;
+  struct Lane {
+    std::size_t job = kNone;
+    ShakeJob spec;
+    std::size_t part = 0;    // the part being absorbed
+    std::size_t offset = 0;  // bytes of it absorbed
+    bool squeezing = false;
+  };
+  KeccakStates<kWays> states;
+  Lane lanes[kWays];
+  bool started[64] = {};
+  std::size_t first_unstarted = 0;  // every job below it has started
+  std::size_t finished = 0;
+  alignas(8) std::uint8_t block[kMaxRate];
+  while (finished < count) {
+    bool any_active = false;
+    for (std::size_t j = 0; j < kWays; ++j) {
+      Lane& lane = lanes[j];
+      if (lane.job == kNone) {
+        while (first_unstarted < count && started[first_unstarted]) ++first_unstarted;
+        for (std::size_t i = first_unstarted; i < count; ++i) {
+          if (!started[i] && ready(i)) {
+            started[i] = true;
+            lane = Lane{i, job_of(i), 0, 0, false};
+            for (std::size_t n = 0; n < 25; ++n) states.lanes[n][j] = 0;
+            break;
+          }
+        }
+        if (lane.job == kNone) continue;
+      }
+      any_active = true;
+      if (lane.squeezing) continue;
+      // Absorb the next block: up to `rate` bytes of the remaining input;
+      // fewer means this is the last one, padded (pad10*1 after the SHAKE
+      // suffix 1111, as in KeccakSponge). A whole block inside one part is
+      // read in place.
+      const std::size_t rate = lane.spec.rate;
+      while (lane.part < lane.spec.parts.size() &&
+             lane.offset == lane.spec.parts[lane.part].size()) {
+        ++lane.part;
+        lane.offset = 0;
+      }
+      const std::uint8_t* in;
+      if (lane.part < lane.spec.parts.size() &&
+          lane.spec.parts[lane.part].size() - lane.offset >= rate) {
+        in = lane.spec.parts[lane.part].data() + lane.offset;
+        lane.offset += rate;
+      } else {
+        std::memset(block, 0, rate);
+        std::size_t n = 0;
+        while (n < rate && lane.part < lane.spec.parts.size()) {
+          const ByteView part = lane.spec.parts[lane.part];
+          const std::size_t take = std::min(rate - n, part.size() - lane.offset);
+          if (take > 0) std::memcpy(block + n, part.data() + lane.offset, take);
+          n += take;
+          lane.offset += take;
+          if (lane.offset == part.size()) {
+            ++lane.part;
+            lane.offset = 0;
+          }
+        }
+        if (n < rate) {
+          block[n] ^= 0x1f;
+          block[rate - 1] ^= 0x80;
+          lane.squeezing = true;
+        }
+        in = block;
+      }
+      for (std::size_t w = 0; w < rate / 8; ++w) {
+        std::uint64_t v;
+        std::memcpy(&v, in + 8 * w, 8);
+        if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+        states.lanes[w][j] ^= v;
+      }
+    }
+    if (!any_active) break;  // only jobs whose dependencies never finish: a bug
+    if constexpr (kWays == 1) {
+      KeccakState one;
+      for (std::size_t n = 0; n < 25; ++n) one[n] = states.lanes[n][0];
+      keccak_f1600(one);
+      for (std::size_t n = 0; n < 25; ++n) states.lanes[n][0] = one[n];
+    } else if constexpr (kWays == 4) {
+      keccak_f1600_x4(states);
+    } else {
+      keccak_f1600_x8(states);
+    }
+    for (std::size_t j = 0; j < kWays; ++j) {
+      Lane& lane = lanes[j];
+      if (lane.job == kNone || !lane.squeezing) continue;
+      const std::size_t rate = lane.spec.rate;
+      for (std::size_t w = 0; w < rate / 8; ++w) {
+        std::uint64_t v = states.lanes[w][j];
+        if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+        std::memcpy(block + 8 * w, &v, 8);
+      }
+      if (consume(lane.job, static_cast<const std::uint8_t*>(block), rate)) {
+        lane.job = kNone;
+        ++finished;
+      }
+    }
+  }
+  base::secure_wipe(&states, sizeof(states));
+  base::secure_wipe(block, sizeof(block));
+}
+
 // ---- One parameter set ------------------------------------------------------
 
 template <class P>
@@ -234,6 +511,8 @@ struct Scheme {
   static constexpr std::size_t kCTildeBytes = P::kLambda / 4;
   static constexpr unsigned kEtaBits = bitlen(2 * kEta);
   static constexpr unsigned kZBits = 1 + bitlen(kGamma1 - 1);
+  static constexpr int kGamma1Log = static_cast<int>(kZBits) - 1;  // gamma1 = 2^17 or 2^19
+  static_assert(kGamma1 == (1 << kGamma1Log));
   static constexpr std::int32_t kW1Modulus = (kQ - 1) / (2 * kGamma2);  // m of Alg. 40
   static constexpr unsigned kW1Bits = bitlen(kW1Modulus - 1);
 
@@ -263,48 +542,65 @@ struct Scheme {
   using VecK = std::array<Poly, kK>;
   using Matrix = std::array<VecL, kK>;  // A-hat[r][s]
 
-  // ExpandA (Alg. 32): A-hat[r][s] = RejNTTPoly(rho || s || r).
-  static void expand_a(Matrix& a, const std::uint8_t* rho) noexcept {
-    std::uint8_t seed[kRhoBytes + 2];
-    std::memcpy(seed, rho, kRhoBytes);
-    for (std::size_t r = 0; r < kK; ++r) {
-      for (std::size_t s = 0; s < kL; ++s) {
-        seed[kRhoBytes] = static_cast<std::uint8_t>(s);
-        seed[kRhoBytes + 1] = static_cast<std::uint8_t>(r);
-        rej_ntt_poly(a[r][s], seed);
-      }
-    }
+  // ExpandA (Alg. 32): A-hat[r][s] = RejNTTPoly(rho || s || r), with
+  // G = SHAKE128 run on several seeds at once. Five blocks give 280
+  // candidates; 256 are needed and each passes with probability
+  // q / 2^23 > 0.999, so a sixth block is rare.
+  static void expand_a(Matrix& a, const std::uint8_t* rho, const detail::Kernels& k) noexcept {
+    std::size_t got[kK * kL] = {};
+    shake_many<Shake128::kRateBytes, kRhoBytes + 2, 5>(
+        k.keccak_ways, kK * kL,
+        [rho](std::size_t i, std::uint8_t* seed) {
+          std::memcpy(seed, rho, kRhoBytes);
+          seed[kRhoBytes] = static_cast<std::uint8_t>(i % kL);
+          seed[kRhoBytes + 1] = static_cast<std::uint8_t>(i / kL);
+        },
+        [&a, &got, &k](std::size_t i, const std::uint8_t* buf, std::size_t len) {
+          got[i] += k.rej_uniform(a[i / kL][i % kL].c.data() + got[i], kN - got[i], buf, len);
+          return got[i] == kN;
+        });
   }
 
   // ExpandS (Alg. 33): s1[r] from rho' || r, s2[r] from rho' || (r + l), the
-  // index as two little-endian bytes.
-  static void expand_s(VecL& s1, VecK& s2, const std::uint8_t* rho_prime) noexcept {
-    std::uint8_t seed[kRhoPrimeBytes + 2];
-    std::memcpy(seed, rho_prime, kRhoPrimeBytes);
-    seed[kRhoPrimeBytes + 1] = 0;
-    for (std::size_t r = 0; r < kL + kK; ++r) {
-      seed[kRhoPrimeBytes] = static_cast<std::uint8_t>(r);
-      rej_bounded_poly<kEta>(r < kL ? s1[r] : s2[r - kL], seed);
-    }
-    base::secure_wipe(seed, sizeof(seed));
+  // index as two little-endian bytes, H = SHAKE256 run on several seeds at
+  // once. A block has 272 nibbles, of which 255 pass on average for eta = 2
+  // and 153 for eta = 4: start with two blocks.
+  static void expand_s(VecL& s1, VecK& s2, const std::uint8_t* rho_prime,
+                       unsigned ways) noexcept {
+    std::size_t got[kL + kK] = {};
+    shake_many<Shake256::kRateBytes, kRhoPrimeBytes + 2, 2>(
+        ways, kL + kK,
+        [rho_prime](std::size_t i, std::uint8_t* seed) {
+          std::memcpy(seed, rho_prime, kRhoPrimeBytes);
+          seed[kRhoPrimeBytes] = static_cast<std::uint8_t>(i);
+          seed[kRhoPrimeBytes + 1] = 0;
+        },
+        [&](std::size_t i, const std::uint8_t* buf, std::size_t len) {
+          Poly& p = i < kL ? s1[i] : s2[i - kL];
+          got[i] += rej_eta<kEta>(p.c.data() + got[i], kN - got[i], buf, len);
+          return got[i] == kN;
+        });
   }
 
   // ExpandMask (Alg. 34): y[r] = BitUnpack(H(rho'' || IntegerToBytes(kappa + r, 2)),
-  // gamma1 - 1, gamma1).
-  static void expand_mask(VecL& y, const std::uint8_t* rho_2, std::uint32_t kappa) noexcept {
-    std::uint8_t seed[kRhoPrimeBytes + 2];
-    std::uint8_t buf[kZPolyBytes];
-    std::memcpy(seed, rho_2, kRhoPrimeBytes);
-    for (std::size_t r = 0; r < kL; ++r) {
-      const auto index = static_cast<std::uint32_t>(kappa + r);
-      seed[kRhoPrimeBytes] = static_cast<std::uint8_t>(index);
-      seed[kRhoPrimeBytes + 1] = static_cast<std::uint8_t>(index >> 8);
-      shake256_parts({seed}, buf);
-      unpack<kZBits>(y[r], buf,
-                     [](std::uint32_t v) { return kGamma1 - static_cast<std::int32_t>(v); });
-    }
-    base::secure_wipe(seed, sizeof(seed));
-    base::secure_wipe(buf, sizeof(buf));
+  // gamma1 - 1, gamma1), for `attempts` consecutive attempts (y[t] belongs
+  // to kappa + t l), the sponges run side by side.
+  static void expand_mask(VecL* y, std::size_t attempts, const std::uint8_t* rho_2,
+                          std::uint32_t kappa, const detail::Kernels& k) noexcept {
+    constexpr std::size_t blocks =
+        (kZPolyBytes + Shake256::kRateBytes - 1) / Shake256::kRateBytes;
+    shake_many<Shake256::kRateBytes, kRhoPrimeBytes + 2, blocks>(
+        k.keccak_ways, attempts * kL,
+        [rho_2, kappa](std::size_t i, std::uint8_t* seed) {
+          const auto index = static_cast<std::uint32_t>(kappa + i);
+          std::memcpy(seed, rho_2, kRhoPrimeBytes);
+          seed[kRhoPrimeBytes] = static_cast<std::uint8_t>(index);
+          seed[kRhoPrimeBytes + 1] = static_cast<std::uint8_t>(index >> 8);
+        },
+        [y, &k](std::size_t i, const std::uint8_t* buf, std::size_t) {
+          k.unpack_gamma1<kGamma1Log>()(y[i / kL][i % kL], buf);
+          return true;
+        });
   }
 
   // w1Encode (Alg. 28): SimpleBitPack(w1[i], (q - 1) / (2 gamma2) - 1).
@@ -341,9 +637,14 @@ struct Scheme {
 
   // ---- ML-DSA.KeyGen_internal (Alg. 6) ----
 
-  // Secret intermediates live in wiped heap workspaces; A-hat, which
-  // depends on rho only, is allocated beside them and not wiped.
+  // Secret intermediates live in wiped heap workspaces. Each starts with
+  // A-hat, which depends on rho only and is not wiped (kPublicBytes); the
+  // rest is. One allocation per operation: with A-hat apart, two blocks just
+  // under malloc's limits went back to the system after every ML-DSA-87
+  // signature, costing page faults.
   struct KeygenWork {
+    Matrix a_hat;
+    static constexpr std::size_t kPublicBytes = sizeof(Matrix);
     VecL s1, s1_hat;
     VecK s2, t, t1, t0;
     std::uint8_t seeds[kRhoBytes + kRhoPrimeBytes + kKeyBytes];
@@ -354,19 +655,67 @@ struct Scheme {
 
   // ---- ML-DSA.Sign_internal (Alg. 7) after mu is computed ----
 
+  // With AVX-512 the rejection loop prepares two attempts at a time: their
+  // masks come from one eight-way ExpandMask (l <= 4) and their c~ and c
+  // from one four-way SHAKE256 each, so the second attempt's hashing is
+  // almost free. The second attempt is only checked if the first fails,
+  // so the outcome is the same as one attempt at a time.
+  static constexpr std::size_t kMaxBatch = 2;
+
   struct SignWork {
-    VecL s1_hat, y, y_hat, z;
-    VecK s2_hat, t0_hat, w, w1, h;
-    Poly c_hat, cs2, ct0;
+    Matrix a_hat;
+    static constexpr std::size_t kPublicBytes = sizeof(Matrix);
+    VecL s1_hat, z;  // z also holds NTT(y) while w is computed
+    VecL y[kMaxBatch];
+    VecK s2_hat, t0_hat, h;
+    VecK w[kMaxBatch];
+    Poly w1;
+    Poly c_hat[kMaxBatch];
+    Poly cs2, ct0;
     std::uint8_t rho[kRhoBytes];
     std::uint8_t key[kKeyBytes];
     std::uint8_t rho_2[kRhoPrimeBytes];  // rho''
-    std::uint8_t c_tilde[kCTildeBytes];
-    std::uint8_t w1_encoded[kK * kW1PolyBytes];
+    // mu || w1Encode(w1), the input of c~ = H(., lambda / 4), per attempt.
+    std::uint8_t c_input[kMaxBatch][kMuBytes + kK * kW1PolyBytes];
+    std::uint8_t c_tilde[kMaxBatch][kCTildeBytes];
   };
 
   static base::Status sign(const std::uint8_t* sk, const Mu& mu, const Rnd& rnd,
                            std::uint8_t* sig);
+
+  // c~[t] = H(c_input[t], lambda / 4) and c_hat[t] = SampleInBall(c~[t])
+  // (not yet in the NTT domain) for t < attempts; two attempts share
+  // four-way sponges.
+  static void challenges(SignWork& w, std::size_t attempts) noexcept {
+    if (attempts == 1) {
+      shake256_parts({w.c_input[0]}, w.c_tilde[0]);
+      base::ct_public(w.c_tilde[0], kCTildeBytes);  // treated as public (top of file)
+      sample_in_ball(w.c_hat[0], w.c_tilde[0], P::kTau);
+      return;
+    }
+    static_assert(kCTildeBytes <= Shake256::kRateBytes);
+    std::uint8_t block[kMaxBatch][Shake256::kRateBytes];
+    {
+      Shake256x4 h;
+      h.absorb_once({w.c_input[0], w.c_input[1], w.c_input[0], w.c_input[1]},
+                    sizeof(w.c_input[0]));
+      h.squeeze_blocks({block[0], block[1], nullptr, nullptr}, 1);
+    }
+    for (std::size_t t = 0; t < kMaxBatch; ++t) {
+      std::memcpy(w.c_tilde[t], block[t], kCTildeBytes);
+      base::ct_public(w.c_tilde[t], kCTildeBytes);  // treated as public (top of file)
+    }
+    {
+      Shake256x4 h;
+      h.absorb_once({w.c_tilde[0], w.c_tilde[1], w.c_tilde[0], w.c_tilde[1]}, kCTildeBytes);
+      h.squeeze_blocks({block[0], block[1], nullptr, nullptr}, 1);
+    }
+    for (std::size_t t = 0; t < kMaxBatch; ++t) {
+      if (!sample_in_ball_from(w.c_hat[t], block[t], sizeof(block[t]), P::kTau)) {
+        sample_in_ball(w.c_hat[t], w.c_tilde[t], P::kTau);
+      }
+    }
+  }
 
   // ---- ML-DSA.Verify_internal (Alg. 8) after mu is computed ----
 
@@ -380,7 +729,9 @@ struct Scheme {
     std::uint8_t w1_encoded[kK * kW1PolyBytes];
   };
 
-  static bool verify(const std::uint8_t* pk, const Mu& mu, const std::uint8_t* sig);
+  // mu_given, or else mu = H(H(pk, 64) || M') with M' in parts.
+  static bool verify(const std::uint8_t* pk, const Mu* mu_given,
+                     std::initializer_list<ByteView> m_prime, const std::uint8_t* sig);
 
   // HintBitUnpack (Alg. 21): false (the standard's ⊥) for a malformed
   // encoding: a count that decreases or exceeds omega, indices that are not
@@ -406,23 +757,32 @@ struct Scheme {
   // HintBitPack (Alg. 20). h has at most omega ones; it is part of the
   // signature being output, so the data-dependent stores are on public data.
   static void hint_pack(std::uint8_t* y, const VecK& h) noexcept {
-    std::memset(y, 0, kOmega + kK);
+    // Branch-free (h is unpredictable): every index is written at the
+    // current end and kept only if h is set; at most omega are.
+    std::uint8_t idx[kOmega + kN];
     std::size_t index = 0;
     for (std::size_t i = 0; i < kK; ++i) {
       for (std::size_t j = 0; j < kN; ++j) {
-        if (h[i].c[j] != 0) y[index++] = static_cast<std::uint8_t>(j);
+        idx[index] = static_cast<std::uint8_t>(j);
+        index += static_cast<std::size_t>(h[i].c[j] != 0);
       }
       y[kOmega + i] = static_cast<std::uint8_t>(index);
     }
+    std::memcpy(y, idx, index);
+    std::memset(y + index, 0, kOmega - index);
   }
+
 };
 
 // Heap workspaces (up to about 100 KiB, too much for some thread stacks),
 // wiped before they are freed.
+// Wipes T from byte T::kPublicBytes on (what follows the public A-hat).
 template <class T>
 struct WipingDelete {
   void operator()(T* p) const noexcept {
-    base::secure_wipe(p, sizeof(T));
+    static_assert(T::kPublicBytes <= sizeof(T));
+    base::secure_wipe(reinterpret_cast<unsigned char*>(p) + T::kPublicBytes,
+                      sizeof(T) - T::kPublicBytes);
     delete p;
   }
 };
@@ -431,29 +791,32 @@ using Workspace = std::unique_ptr<T, WipingDelete<T>>;
 template <class T>
 Workspace<T> make_workspace() {
   static_assert(std::is_trivially_destructible_v<T>);
-  return Workspace<T>(new T());
+  // Default-initialised: every field is written before it is read.
+  return Workspace<T>(new T);
 }
 
 template <class P>
 void Scheme<P>::keygen(const Seed& xi, std::uint8_t* pk, std::uint8_t* sk) {
+  const detail::Kernels& k = detail::kernels();
   auto ws = make_workspace<KeygenWork>();
   KeygenWork& w = *ws;
-  const auto a_hat = std::make_unique<Matrix>();
+  Matrix* const a_hat = &w.a_hat;
   // (rho, rho', K) = H(xi || IntegerToBytes(k, 1) || IntegerToBytes(l, 1), 128).
   const std::uint8_t dims[2] = {static_cast<std::uint8_t>(kK), static_cast<std::uint8_t>(kL)};
   shake256_parts({xi, dims}, w.seeds);
+  base::ct_public(w.seeds, kRhoBytes);  // rho is published in the public key
   const std::uint8_t* rho = w.seeds;
   const std::uint8_t* rho_prime = w.seeds + kRhoBytes;
   const std::uint8_t* key = rho_prime + kRhoPrimeBytes;
 
-  expand_a(*a_hat, rho);
-  expand_s(w.s1, w.s2, rho_prime);
+  expand_a(*a_hat, rho, k);
+  expand_s(w.s1, w.s2, rho_prime, k.keccak_ways);
   // t = NTT^-1(A-hat o NTT(s1)) + s2, then (t1, t0) = Power2Round(t).
   w.s1_hat = w.s1;
-  for (auto& p : w.s1_hat) detail::ntt(p);
+  for (auto& p : w.s1_hat) k.ntt(p);
   for (std::size_t i = 0; i < kK; ++i) {
-    detail::pointwise_acc_montgomery(w.t[i], (*a_hat)[i].data(), w.s1_hat.data(), kL);
-    detail::invntt(w.t[i]);
+    k.pointwise_acc_montgomery(w.t[i], (*a_hat)[i].data(), w.s1_hat.data(), kL);
+    k.invntt(w.t[i]);
     for (std::size_t n = 0; n < kN; ++n) {
       const detail::Split parts = detail::power2round(freeze(w.t[i].c[n] + w.s2[i].c[n]));
       w.t1[i].c[n] = parts.high;
@@ -491,13 +854,16 @@ void Scheme<P>::keygen(const Seed& xi, std::uint8_t* pk, std::uint8_t* sk) {
 template <class P>
 base::Status Scheme<P>::sign(const std::uint8_t* sk, const Mu& mu, const Rnd& rnd,
                              std::uint8_t* sig) {
+  const detail::Kernels& k = detail::kernels();
+  const detail::Kernels::Rounding& round = k.rounding<kGamma2>();
   auto ws = make_workspace<SignWork>();
   SignWork& w = *ws;
-  const auto a_hat = std::make_unique<Matrix>();
+  Matrix* const a_hat = &w.a_hat;
 
   // skDecode (Alg. 25; the key was range-checked when SecretKey was built),
   // then s1-hat, s2-hat, t0-hat = NTT(s1), NTT(s2), NTT(t0).
   std::memcpy(w.rho, sk, kRhoBytes);
+  base::ct_public(w.rho, kRhoBytes);  // rho is part of the public key
   std::memcpy(w.key, sk + kSkKey, kKeyBytes);
   for (std::size_t i = 0; i < kL; ++i) decode_eta(w.s1_hat[i], sk + kSkS1 + i * kEtaPolyBytes);
   for (std::size_t i = 0; i < kK; ++i) {
@@ -506,10 +872,10 @@ base::Status Scheme<P>::sign(const std::uint8_t* sk, const Mu& mu, const Rnd& rn
       return (1 << (kD - 1)) - static_cast<std::int32_t>(b);
     });
   }
-  for (auto& p : w.s1_hat) detail::ntt(p);
-  for (auto& p : w.s2_hat) detail::ntt(p);
-  for (auto& p : w.t0_hat) detail::ntt(p);
-  expand_a(*a_hat, w.rho);
+  for (auto& p : w.s1_hat) k.ntt(p);
+  for (auto& p : w.s2_hat) k.ntt(p);
+  for (auto& p : w.t0_hat) k.ntt(p);
+  expand_a(*a_hat, w.rho, k);
 
   // rho'' = H(K || rnd || mu, 64).
   shake256_parts({w.key, rnd, mu}, w.rho_2);
@@ -519,74 +885,70 @@ base::Status Scheme<P>::sign(const std::uint8_t* sk, const Mu& mu, const Rnd& rn
   // allows a loop limit of 814 or more. A key from keygen() needs about 4 to
   // 5 attempts on average and reaches the limit with probability far below
   // 2^-256; the limit keeps a malformed key from looping for ever.
-  for (std::uint32_t kappa = 0; kappa + kL <= (1U << 16); kappa += kL) {
-    expand_mask(w.y, w.rho_2, kappa);
-    // w = NTT^-1(A-hat o NTT(y)), reduced to [0, q).
-    w.y_hat = w.y;
-    for (auto& p : w.y_hat) detail::ntt(p);
-    for (std::size_t i = 0; i < kK; ++i) {
-      detail::pointwise_acc_montgomery(w.w[i], (*a_hat)[i].data(), w.y_hat.data(), kL);
-      detail::invntt(w.w[i]);
-      detail::poly_freeze(w.w[i]);
-      // w1 = HighBits(w) (Alg. 37).
-      for (std::size_t n = 0; n < kN; ++n) w.w1[i].c[n] = decompose<kGamma2>(w.w[i].c[n]).high;
+  const std::size_t batch = k.keccak_ways >= 8 ? kMaxBatch : 1;
+  for (std::size_t t = 0; t < kMaxBatch; ++t) std::memcpy(w.c_input[t], mu.data(), kMuBytes);
+  std::uint32_t kappa = 0;
+  while (kappa + kL <= (1U << 16)) {
+    std::size_t attempts = 1;
+    while (attempts < batch && kappa + (attempts + 1) * kL <= (1U << 16)) ++attempts;
+    expand_mask(w.y, attempts, w.rho_2, kappa, k);
+    for (std::size_t t = 0; t < attempts; ++t) {
+      // w = NTT^-1(A-hat o NTT(y)), reduced to [0, q); w1 = HighBits(w)
+      // (Alg. 37), encoded after mu.
+      w.z = w.y[t];
+      for (auto& p : w.z) k.ntt(p);
+      for (std::size_t i = 0; i < kK; ++i) {
+        k.pointwise_acc_montgomery(w.w[t][i], (*a_hat)[i].data(), w.z.data(), kL);
+        k.invntt(w.w[t][i]);
+        round.highbits(w.w1, w.w[t][i]);
+        pack<kW1Bits>(w.c_input[t] + kMuBytes + i * kW1PolyBytes, w.w1,
+                      [](std::int32_t v) { return static_cast<std::uint32_t>(v); });
+      }
     }
     // c~ = H(mu || w1Encode(w1), lambda / 4), c = SampleInBall(c~).
-    w1_encode(w.w1_encoded, w.w1);
-    shake256_parts({mu, w.w1_encoded}, w.c_tilde);
-    sample_in_ball(w.c_hat, w.c_tilde, P::kTau);
-    detail::ntt(w.c_hat);
+    challenges(w, attempts);
 
-    // All four checks are folded into `reject` (all ones if the attempt
-    // fails), with no early exit.
-    std::int32_t reject = 0;
+    for (std::size_t t = 0; t < attempts; ++t, kappa += kL) {
+      Poly& c_hat = w.c_hat[t];
+      k.ntt(c_hat);
 
-    // z = y + <<c s1>>, centred; ||z||_inf >= gamma1 - beta rejects.
-    for (std::size_t j = 0; j < kL; ++j) {
-      detail::pointwise_montgomery(w.z[j], w.c_hat, w.s1_hat[j]);
-      detail::invntt(w.z[j]);
-      for (std::size_t n = 0; n < kN; ++n) {
-        const std::int32_t v = center(freeze(w.z[j].c[n] + w.y[j].c[n]));
-        w.z[j].c[n] = v;
-        reject |= (kGamma1 - kBeta - 1 - abs_ct(v)) >> 31;
-      }
-    }
+      // All four checks are folded into `reject` (all ones if the attempt
+      // fails), with no early exit.
+      std::int32_t reject = 0;
 
-    std::int32_t hints = 0;
-    for (std::size_t i = 0; i < kK; ++i) {
-      detail::pointwise_montgomery(w.cs2, w.c_hat, w.s2_hat[i]);
-      detail::invntt(w.cs2);
-      detail::pointwise_montgomery(w.ct0, w.c_hat, w.t0_hat[i]);
-      detail::invntt(w.ct0);
-      for (std::size_t n = 0; n < kN; ++n) {
-        // r = w - <<c s2>>; ||LowBits(r)||_inf >= gamma2 - beta rejects.
-        const std::int32_t r = freeze(w.w[i].c[n] - w.cs2.c[n]);
-        const detail::Split r_parts = decompose<kGamma2>(r);
-        reject |= (kGamma2 - kBeta - 1 - abs_ct(r_parts.low)) >> 31;
-        // ||<<c t0>>||_inf >= gamma2 rejects.
-        const std::int32_t ct0 = center(freeze(w.ct0.c[n]));
-        reject |= (kGamma2 - 1 - abs_ct(ct0)) >> 31;
-        // h = MakeHint(-<<c t0>>, r + <<c t0>>) (Alg. 39): whether HighBits
-        // of r + <<c t0>> and of r differ.
-        const std::int32_t diff = decompose<kGamma2>(freeze(r + ct0)).high ^ r_parts.high;
-        const auto hint =
-            static_cast<std::int32_t>(static_cast<std::uint32_t>(diff | -diff) >> 31);
-        w.h[i].c[n] = hint;
-        hints += hint;
-      }
-    }
-    // More than omega ones in h rejects.
-    reject |= (static_cast<std::int32_t>(kOmega) - hints) >> 31;
-
-    if (reject == 0) {
-      // sigEncode (Alg. 26): c~ || BitPack(z[i], gamma1 - 1, gamma1) || HintBitPack(h).
-      std::memcpy(sig, w.c_tilde, kCTildeBytes);
+      // z = y + <<c s1>>, centred; ||z||_inf >= gamma1 - beta rejects.
       for (std::size_t j = 0; j < kL; ++j) {
-        pack<kZBits>(sig + kSigZ + j * kZPolyBytes, w.z[j],
-                     [](std::int32_t v) { return static_cast<std::uint32_t>(kGamma1 - v); });
+        k.pointwise_montgomery(w.z[j], c_hat, w.s1_hat[j]);
+        k.invntt(w.z[j]);
+        reject |= k.poly_add_check_norm(w.z[j], w.y[t][j], kGamma1 - kBeta);
       }
-      hint_pack(sig + kSigH, w.h);
-      return {};
+
+      // r = w - <<c s2>>: ||LowBits(r)||_inf >= gamma2 - beta rejects, and
+      // so does ||<<c t0>>||_inf >= gamma2; h = MakeHint(-<<c t0>>,
+      // r + <<c t0>>) (Alg. 39).
+      std::int32_t hints = 0;
+      for (std::size_t i = 0; i < kK; ++i) {
+        k.pointwise_montgomery(w.cs2, c_hat, w.s2_hat[i]);
+        k.invntt(w.cs2);
+        k.pointwise_montgomery(w.ct0, c_hat, w.t0_hat[i]);
+        k.invntt(w.ct0);
+        reject |= round.make_hints(w.h[i], w.w[t][i], w.cs2, w.ct0, kBeta, hints);
+      }
+      // More than omega ones in h rejects.
+      reject |= (static_cast<std::int32_t>(kOmega) - hints) >> 31;
+
+      base::ct_public(reject);  // the accept/reject decision is public
+      if (reject == 0) {
+        // sigEncode (Alg. 26): c~ || BitPack(z[i], gamma1 - 1, gamma1) || HintBitPack(h).
+        std::memcpy(sig, w.c_tilde[t], kCTildeBytes);
+        for (std::size_t j = 0; j < kL; ++j) {
+          pack<kZBits>(sig + kSigZ + j * kZPolyBytes, w.z[j],
+                       [](std::int32_t v) { return static_cast<std::uint32_t>(kGamma1 - v); });
+        }
+        base::ct_public(&w.h, sizeof(w.h));  // h is part of the signature
+        hint_pack(sig + kSigH, w.h);
+        return {};
+      }
     }
   }
   return fail(Errc::invalid_value, std::string(level_name(P::kLevel)) +
@@ -595,19 +957,20 @@ base::Status Scheme<P>::sign(const std::uint8_t* sk, const Mu& mu, const Rnd& rn
 }
 
 template <class P>
-bool Scheme<P>::verify(const std::uint8_t* pk, const Mu& mu, const std::uint8_t* sig) {
-  auto ws = std::make_unique<VerifyWork>();
+bool Scheme<P>::verify(const std::uint8_t* pk, const Mu* mu_given,
+                       std::initializer_list<ByteView> m_prime, const std::uint8_t* sig) {
+  const detail::Kernels& k = detail::kernels();
+  auto ws = std::make_unique_for_overwrite<VerifyWork>();
   VerifyWork& w = *ws;
 
   // sigDecode (Alg. 27), and the final ||z||_inf < gamma1 - beta check done
   // first (everything here is public).
   std::memcpy(w.c_tilde, sig, kCTildeBytes);
   for (std::size_t j = 0; j < kL; ++j) {
-    unpack<kZBits>(w.z[j], sig + kSigZ + j * kZPolyBytes,
-                   [](std::uint32_t v) { return kGamma1 - static_cast<std::int32_t>(v); });
-    for (const std::int32_t v : w.z[j].c) {
-      if (abs_ct(v) >= kGamma1 - kBeta) return false;
-    }
+    k.unpack_gamma1<kGamma1Log>()(w.z[j], sig + kSigZ + j * kZPolyBytes);
+    std::int32_t too_big = 0;
+    for (const std::int32_t v : w.z[j].c) too_big |= (kGamma1 - kBeta - 1 - abs_ct(v));
+    if (too_big < 0) return false;
   }
   if (!hint_unpack(w.h, sig + kSigH)) return false;
 
@@ -616,30 +979,99 @@ bool Scheme<P>::verify(const std::uint8_t* pk, const Mu& mu, const std::uint8_t*
     unpack<kT1Bits>(w.t1[i], pk + kRhoBytes + i * kT1PolyBytes,
                     [](std::uint32_t v) { return static_cast<std::int32_t>(v); });
   }
-  expand_a(w.a, pk);
+
+  // All the hashing before w1 in one set of SHAKE jobs: tr = H(pk, 64) and
+  // mu = H(tr || M', 64) (unless mu is given), SampleInBall's H(c~), and
+  // ExpandA (Alg. 32).
+  Mu mu;
+  std::uint8_t tr[kTrBytes];
+  bool tr_done = false;
+  const bool hash_mu = mu_given == nullptr;
+  if (!hash_mu) mu = *mu_given;
+  if (m_prime.size() > 3) std::abort();  // callers pass at most prefix, ctx, message
+  std::uint8_t seeds[kK * kL][kRhoBytes + 2];
+  std::size_t got[kK * kL] = {};
+  std::uint8_t ball_bytes[4 * Shake256::kRateBytes];
+  std::size_t ball_len = 0;
+  bool ball_done = false;
+  // Jobs: 0 = H(c~), 1 + i = A-hat entry i, then tr and mu when hashed.
+  constexpr std::size_t kBall = 0, kFirstA = 1, kTr = kFirstA + kK * kL, kMu = kTr + 1;
+  static_assert(kMu + 1 <= 64, "run_shake_jobs takes at most 64 jobs");
+  const std::size_t jobs = hash_mu ? kMu + 1 : kTr;
+  const auto job_of = [&](std::size_t i) {
+    ShakeJob job;
+    if (i == kBall) {
+      job.rate = Shake256::kRateBytes;
+      job.parts[0] = ByteView(w.c_tilde, kCTildeBytes);
+    } else if (i < kTr) {
+      const std::size_t a = i - kFirstA;
+      std::memcpy(seeds[a], pk, kRhoBytes);
+      seeds[a][kRhoBytes] = static_cast<std::uint8_t>(a % kL);
+      seeds[a][kRhoBytes + 1] = static_cast<std::uint8_t>(a / kL);
+      job.rate = Shake128::kRateBytes;
+      job.parts[0] = ByteView(seeds[a], kRhoBytes + 2);
+    } else if (i == kTr) {
+      job.rate = Shake256::kRateBytes;
+      job.parts[0] = ByteView(pk, kPublicKeyBytes);
+    } else {
+      job.rate = Shake256::kRateBytes;
+      job.parts[0] = ByteView(tr, kTrBytes);
+      std::size_t n = 1;
+      for (const ByteView part : m_prime) job.parts[n++] = part;
+    }
+    return job;
+  };
+  // tr and mu go first: they are the longest.
+  const auto order = [&](std::size_t i) {
+    if (!hash_mu) return i;
+    return i == 0 ? kTr : i == 1 ? kMu : i - 2;
+  };
+  const auto ready = [&](std::size_t i) { return order(i) != kMu || tr_done; };
+  const auto consume = [&](std::size_t i, const std::uint8_t* block, std::size_t len) {
+    const std::size_t job = order(i);
+    if (job == kBall) {
+      std::memcpy(ball_bytes + ball_len, block, len);
+      ball_len += len;
+      ball_done = sample_in_ball_from(w.c_hat, ball_bytes, ball_len, P::kTau);
+      return ball_done || ball_len == sizeof(ball_bytes);
+    }
+    if (job < kTr) {
+      const std::size_t a = job - kFirstA;
+      got[a] += k.rej_uniform(w.a[a / kL][a % kL].c.data() + got[a], kN - got[a], block, len);
+      return got[a] == kN;
+    }
+    if (job == kTr) {
+      std::memcpy(tr, block, kTrBytes);
+      tr_done = true;
+    } else {
+      std::memcpy(mu.data(), block, kMuBytes);
+    }
+    return true;
+  };
+  const auto job_in_order = [&](std::size_t i) { return job_of(order(i)); };
+  if (k.keccak_ways >= 8) {
+    run_shake_jobs<8>(jobs, job_in_order, ready, consume);
+  } else if (k.keccak_ways >= 4) {
+    run_shake_jobs<4>(jobs, job_in_order, ready, consume);
+  } else {
+    run_shake_jobs<1>(jobs, job_in_order, ready, consume);
+  }
+  // Four blocks of H(c~) not enough for tau positions: possible, never seen.
+  if (!ball_done) sample_in_ball(w.c_hat, ByteView(w.c_tilde, kCTildeBytes), P::kTau);
 
   // w'_Approx = NTT^-1(A-hat o NTT(z) - NTT(c) o NTT(t1 * 2^d)).
-  sample_in_ball(w.c_hat, w.c_tilde, P::kTau);
-  detail::ntt(w.c_hat);
-  for (auto& p : w.z) detail::ntt(p);
+  k.ntt(w.c_hat);
+  for (auto& p : w.z) k.ntt(p);
   for (std::size_t i = 0; i < kK; ++i) {
     for (auto& v : w.t1[i].c) v <<= kD;  // t1 * 2^d <= q - 1
-    detail::ntt(w.t1[i]);
-    detail::pointwise_montgomery(w.ct1, w.c_hat, w.t1[i]);
-    detail::pointwise_acc_montgomery(w.w[i], w.a[i].data(), w.z.data(), kL);
+    k.ntt(w.t1[i]);
+    k.pointwise_montgomery(w.ct1, w.c_hat, w.t1[i]);
+    k.pointwise_acc_montgomery(w.w[i], w.a[i].data(), w.z.data(), kL);
     for (std::size_t n = 0; n < kN; ++n) w.w[i].c[n] -= w.ct1.c[n];
-    detail::poly_reduce(w.w[i]);
-    detail::invntt(w.w[i]);
-    detail::poly_freeze(w.w[i]);
+    k.poly_reduce(w.w[i]);
+    k.invntt(w.w[i]);
     // w1' = UseHint(h, w'_Approx) (Alg. 40).
-    for (std::size_t n = 0; n < kN; ++n) {
-      const detail::Split parts = decompose<kGamma2>(w.w[i].c[n]);
-      std::int32_t w1 = parts.high;
-      if (w.h[i].c[n] != 0) {
-        w1 = parts.low > 0 ? (w1 + 1) % kW1Modulus : (w1 - 1 + kW1Modulus) % kW1Modulus;
-      }
-      w.w[i].c[n] = w1;
-    }
+    k.rounding<kGamma2>().use_hints(w.w[i], w.w[i], w.h[i]);
   }
   // c~' = H(mu || w1Encode(w1'), lambda / 4); accept if it equals c~.
   w1_encode(w.w1_encoded, w.w);
@@ -678,10 +1110,8 @@ bool verify_message(Level level, ByteView pk, std::initializer_list<ByteView> m_
       sig.size() != sizes(level).signature) {
     return false;
   }
-  std::uint8_t tr[kTrBytes];
-  shake256_parts({pk}, tr);
-  const Mu mu = message_representative(tr, m_prime);
-  return with_scheme(level, [&](auto s) { return s.verify(pk.data(), mu, sig.data()); });
+  return with_scheme(level,
+                     [&](auto s) { return s.verify(pk.data(), nullptr, m_prime, sig.data()); });
 }
 
 // ---- HashML-DSA pre-hash (Sec. 5.4) --------------------------------------
@@ -879,7 +1309,7 @@ bool verify_mu(Level level, ByteView public_key, const Mu& mu, ByteView signatur
     return false;
   }
   return with_scheme(level,
-                     [&](auto s) { return s.verify(public_key.data(), mu, signature.data()); });
+                     [&](auto s) { return s.verify(public_key.data(), &mu, {}, signature.data()); });
 }
 
 }  // namespace sion::crypto::mldsa

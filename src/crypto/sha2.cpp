@@ -4,12 +4,15 @@
 #include <bit>
 #include <cstring>
 
+#include "sion/base/cpu.hpp"
+#include "sion/crypto/detail/sha2_x86.hpp"
+
 namespace sion::crypto {
-namespace {
+namespace detail {
 
 // SHA-256 constants K (FIPS 180-4, Sec. 4.2.2): the first 32 bits of the
 // fractional parts of the cube roots of the first 64 primes.
-constexpr std::uint32_t kK256[64] = {
+const std::uint32_t kSha256K[64] = {
     0x428a2f98U, 0x71374491U, 0xb5c0fbcfU, 0xe9b5dba5U, 0x3956c25bU, 0x59f111f1U,
     0x923f82a4U, 0xab1c5ed5U, 0xd807aa98U, 0x12835b01U, 0x243185beU, 0x550c7dc3U,
     0x72be5d74U, 0x80deb1feU, 0x9bdc06a7U, 0xc19bf174U, 0xe49b69c1U, 0xefbe4786U,
@@ -25,7 +28,7 @@ constexpr std::uint32_t kK256[64] = {
 
 // SHA-512 constants K (FIPS 180-4, Sec. 4.2.3): the first 64 bits of the
 // fractional parts of the cube roots of the first 80 primes.
-constexpr std::uint64_t kK512[80] = {
+const std::uint64_t kSha512K[80] = {
     0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL, 0xe9b5dba58189dbbcULL,
     0x3956c25bf348b538ULL, 0x59f111f1b605d019ULL, 0x923f82a4af194f9bULL, 0xab1c5ed5da6d8118ULL,
     0xd807aa98a3030242ULL, 0x12835b0145706fbeULL, 0x243185be4ee4b28cULL, 0x550c7dc3d5ffb4e2ULL,
@@ -47,6 +50,13 @@ constexpr std::uint64_t kK512[80] = {
     0x28db77f523047d84ULL, 0x32caab7b40c72493ULL, 0x3c9ebe0a15c9bebcULL, 0x431d67c49c100d4cULL,
     0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL, 0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL,
 };
+
+}  // namespace detail
+
+namespace {
+
+using detail::kSha256K;
+using detail::kSha512K;
 
 inline std::uint32_t load_be32(const std::uint8_t* p) noexcept {
   std::uint32_t v;
@@ -85,10 +95,9 @@ constexpr W maj(W x, W y, W z) noexcept {
   return (x & y) ^ (x & z) ^ (y & z);
 }
 
-}  // namespace
-
 // FIPS 180-4, Sec. 6.2.2, with the functions of Sec. 4.1.2.
-void sha256_compress(Sha256State& state, const std::uint8_t* data, std::size_t blocks) noexcept {
+void sha256_compress_portable(Sha256State& state, const std::uint8_t* data,
+                              std::size_t blocks) noexcept {
   for (; blocks > 0; --blocks, data += 64) {
     // Step 1: the message schedule.
     std::uint32_t w[64];
@@ -106,7 +115,7 @@ void sha256_compress(Sha256State& state, const std::uint8_t* data, std::size_t b
     for (int t = 0; t < 64; ++t) {
       const std::uint32_t big_s1 = std::rotr(e, 6) ^ std::rotr(e, 11) ^ std::rotr(e, 25);
       const std::uint32_t big_s0 = std::rotr(a, 2) ^ std::rotr(a, 13) ^ std::rotr(a, 22);
-      const std::uint32_t t1 = h + big_s1 + ch(e, f, g) + kK256[t] + w[t];
+      const std::uint32_t t1 = h + big_s1 + ch(e, f, g) + kSha256K[t] + w[t];
       const std::uint32_t t2 = big_s0 + maj(a, b, c);
       h = g;
       g = f;
@@ -129,7 +138,8 @@ void sha256_compress(Sha256State& state, const std::uint8_t* data, std::size_t b
 }
 
 // FIPS 180-4, Sec. 6.4.2, with the functions of Sec. 4.1.3.
-void sha512_compress(Sha512State& state, const std::uint8_t* data, std::size_t blocks) noexcept {
+void sha512_compress_portable(Sha512State& state, const std::uint8_t* data,
+                              std::size_t blocks) noexcept {
   for (; blocks > 0; --blocks, data += 128) {
     std::uint64_t w[80];
     for (int t = 0; t < 16; ++t) w[t] = load_be64(data + 8 * t);
@@ -145,7 +155,7 @@ void sha512_compress(Sha512State& state, const std::uint8_t* data, std::size_t b
     for (int t = 0; t < 80; ++t) {
       const std::uint64_t big_s1 = std::rotr(e, 14) ^ std::rotr(e, 18) ^ std::rotr(e, 41);
       const std::uint64_t big_s0 = std::rotr(a, 28) ^ std::rotr(a, 34) ^ std::rotr(a, 39);
-      const std::uint64_t t1 = h + big_s1 + ch(e, f, g) + kK512[t] + w[t];
+      const std::uint64_t t1 = h + big_s1 + ch(e, f, g) + kSha512K[t] + w[t];
       const std::uint64_t t2 = big_s0 + maj(a, b, c);
       h = g;
       g = f;
@@ -165,6 +175,100 @@ void sha512_compress(Sha512State& state, const std::uint8_t* data, std::size_t b
     state[6] += g;
     state[7] += h;
   }
+}
+
+bool use_sha_ni(const base::CpuFeatures& cpu) noexcept { return cpu.sha_ni && cpu.sse42; }
+bool use_avx512(const base::CpuFeatures& cpu) noexcept { return cpu.avx512f && cpu.avx512bw; }
+
+// `count` <= kLanes states through a kLanes-wide kernel: transposed in,
+// unused lanes fed a copy of lane 0, transposed out.
+template <std::size_t kLanes, class Word, class Kernel>
+void compress_group(std::array<Word, 8>* states, const std::uint8_t* const* data,
+                    std::size_t count, std::size_t blocks, Kernel kernel) noexcept {
+  alignas(64) Word t[8 * kLanes];
+  const std::uint8_t* lane_data[kLanes];
+  for (std::size_t l = 0; l < kLanes; ++l) {
+    const std::size_t from = l < count ? l : 0;
+    lane_data[l] = data[from];
+    for (std::size_t w = 0; w < 8; ++w) t[w * kLanes + l] = states[from][w];
+  }
+  kernel(t, lane_data, blocks);
+  for (std::size_t l = 0; l < count; ++l) {
+    for (std::size_t w = 0; w < 8; ++w) states[l][w] = t[w * kLanes + l];
+  }
+}
+
+}  // namespace
+
+void sha256_compress(Sha256State& state, const std::uint8_t* data, std::size_t blocks) noexcept {
+  if (use_sha_ni(base::cpu_features())) {
+    detail::sha256_compress_shani(state, data, blocks);
+  } else {
+    sha256_compress_portable(state, data, blocks);
+  }
+}
+
+void sha512_compress(Sha512State& state, const std::uint8_t* data, std::size_t blocks) noexcept {
+  sha512_compress_portable(state, data, blocks);
+}
+
+// Per block and lane on the CPUs measured (AMD Zen 5): AVX-512 16 lanes
+// ~16 ns, two SHA-NI streams ~30 ns, AVX2 8 lanes ~43 ns, portable ~240 ns.
+// So: AVX-512 for groups of 16, padded down to 8 messages (a padded group
+// costs as much as 8 messages through SHA-NI); SHA-NI pairs for the rest;
+// AVX2 only without SHA-NI, padded groups of 8 down to 2 messages.
+void sha256_compress_many(Sha256State* states, const std::uint8_t* const* data, std::size_t count,
+                          std::size_t blocks) noexcept {
+  const base::CpuFeatures& cpu = base::cpu_features();
+  const bool sha_ni = use_sha_ni(cpu);
+  std::size_t i = 0;
+  if (use_avx512(cpu)) {
+    while (i < count) {
+      const std::size_t m = std::min<std::size_t>(16, count - i);
+      if (m < 8 && sha_ni) break;
+      compress_group<16>(states + i, data + i, m, blocks, detail::sha256_compress_x16_avx512);
+      i += m;
+    }
+  }
+  if (sha_ni) {
+    for (; count - i >= 2; i += 2) {
+      detail::sha256_compress_shani_x2(states[i], states[i + 1], data[i], data[i + 1], blocks);
+    }
+    if (i < count) detail::sha256_compress_shani(states[i], data[i], blocks);
+    return;
+  }
+  if (cpu.avx2) {
+    while (count - i >= 2) {
+      const std::size_t m = std::min<std::size_t>(8, count - i);
+      compress_group<8>(states + i, data + i, m, blocks, detail::sha256_compress_x8_avx2);
+      i += m;
+    }
+  }
+  for (; i < count; ++i) sha256_compress_portable(states[i], data[i], blocks);
+}
+
+// SHA-512, per block and lane: AVX-512 8 lanes ~38 ns, AVX2 4 lanes ~110
+// ns, portable ~320 ns: a lone message is faster alone than in padded AVX2
+// lanes, two or more are not.
+void sha512_compress_many(Sha512State* states, const std::uint8_t* const* data, std::size_t count,
+                          std::size_t blocks) noexcept {
+  const base::CpuFeatures& cpu = base::cpu_features();
+  std::size_t i = 0;
+  if (use_avx512(cpu)) {
+    for (; i < count; i += 8) {
+      compress_group<8>(states + i, data + i, std::min<std::size_t>(8, count - i), blocks,
+                        detail::sha512_compress_x8_avx512);
+    }
+    return;
+  }
+  if (cpu.avx2) {
+    while (count - i >= 2) {
+      const std::size_t m = std::min<std::size_t>(4, count - i);
+      compress_group<4>(states + i, data + i, m, blocks, detail::sha512_compress_x4_avx2);
+      i += m;
+    }
+  }
+  for (; i < count; ++i) sha512_compress_portable(states[i], data[i], blocks);
 }
 
 template <class Traits>

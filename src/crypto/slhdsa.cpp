@@ -6,13 +6,29 @@
 // with every parameter a compile-time constant. The public functions at the
 // bottom check lengths and dispatch on the key's parameter set.
 //
+// Speed: the algorithms are written in batches of independent hashes (all
+// WOTS+ chains of 16 XMSS leaves at once, a whole level of a Merkle tree,
+// all FORS leaves of a tree, the len chains and the k FORS paths of a
+// verification). Sha2Hashes runs a batch on the SHA-2 kernels chosen once
+// per operation from cpu_features() (Sha2Kernels): 16 AVX-512 lanes or 8
+// AVX2 lanes (slhdsa_x86.cpp, which keeps a WOTS+ chain in registers for
+// all its steps), two interleaved SHA-NI streams, or one portable hash at a
+// time. Every path computes the same bytes; the tests run the ACVP vectors
+// on each. Keygen and signing build every tree level by level in a heap
+// workspace (SlhWorkspace) instead of the node-by-node stack of Alg. 9.
+//
 // Side channels: keygen and signing branch and index memory only on public
 // values: tree, leaf and FORS indices come from H_msg of the message and R,
 // which the signature publishes, and WOTS+ digits come from the message or
-// from tree roots that a verifier recomputes from the signature. Named
-// secret buffers (the key during keygen, WOTS+ chains during key generation,
-// the SHA2 PRF block, HMAC and SHAKE states) are wiped when done; transient
-// copies on the stack inside the hash functions are not.
+// from tree roots that a verifier recomputes from the signature. Which
+// lanes a kernel masks, and how batches are ordered and split, follow from
+// those alone. The constant-time check (tests/ct, sion/base/ct.hpp) marks
+// SK.seed, SK.prf and opt_rand secret; base::ct_public declassifies, where
+// they are computed, exactly those public values: PK.root, R, the public
+// key inside the secret key, the FORS public key and each XMSS root. Named secret buffers (the key during keygen, the SK.seed
+// words, the SHA2 PRF blocks, HMAC and SHAKE states, one-block hashes' input
+// blocks) are wiped when done; transient copies on the stack or in
+// registers inside the hash functions are not.
 
 #include "sion/crypto/slhdsa.hpp"
 
@@ -21,10 +37,15 @@
 #include <bit>
 #include <cstring>
 #include <initializer_list>
+#include <memory>
 #include <span>
 #include <string>
 #include <type_traits>
 
+#include "sion/base/cpu.hpp"
+#include "sion/base/ct.hpp"
+#include "sion/crypto/detail/sha2_x86.hpp"
+#include "sion/crypto/detail/slhdsa_x86.hpp"
 #include "sion/crypto/keccak.hpp"
 #include "sion/crypto/sha2.hpp"
 
@@ -151,6 +172,19 @@ class Adrs {
     store_be32(out + 18, hash_or_index_);
   }
 
+  // ADRSc as the big-endian 32-bit words of a SHA-256 block: bytes 4i ..
+  // 4i + 3 in w[i] for i < 5, and bytes 20-21 in the upper half of w[5].
+  void compressed_words(std::uint32_t* w) const noexcept {
+    const auto type = static_cast<std::uint32_t>(type_);
+    w[0] = ((layer_ & 0xFFU) << 24) | static_cast<std::uint32_t>(tree_ >> 40);
+    w[1] = static_cast<std::uint32_t>(tree_ >> 8);
+    w[2] = (static_cast<std::uint32_t>(tree_ & 0xFFU) << 24) | ((type & 0xFFU) << 16) |
+           (key_pair_ >> 16);
+    w[3] = (key_pair_ << 16) | (chain_or_height_ >> 16);
+    w[4] = (chain_or_height_ << 16) | (hash_or_index_ >> 16);
+    w[5] = hash_or_index_ << 16;
+  }
+
  private:
   std::uint32_t layer_ = 0;
   std::uint64_t tree_ = 0;
@@ -165,6 +199,75 @@ class Adrs {
 // lives for one keygen, signing or verification and holds what every call
 // shares: PK.seed (for SHA2 as a compressed midstate) and SK.seed (null when
 // verifying). `out` may alias any input.
+//
+// Besides the single calls, each class has the batch calls the algorithms
+// are written in (the multi-hash seams): chains() for WOTS+ chains and FORS
+// leaves, h_many() for a level of Merkle-tree nodes, t_many() for WOTS+
+// public keys. The batches are independent hashes, so a multi-lane hash
+// computes many at once; the portable versions loop over the single calls.
+
+// A batch of WOTS+ chains (chain, Alg. 5), which also serves the FORS leaves
+// (Alg. 15 lines 2-5: PRF, then one F). Chain i:
+//   x_i = PRF(PK.seed, SK.seed, prf_adrs[i]) if prf_adrs is set, else the n
+//         bytes at x + i * n;
+//   then steps[i] times x_i = F(PK.seed, adrs[i], x_i), with hash address
+//   start[i], start[i] + 1, ... (the rest of adrs[i] as given);
+//   x_i is written back to x + i * n.
+// For chains capture_first + c, c < capture_count, the chain value at index
+// capture_at[c] (after capture_at[c] - start steps) is also written to
+// capture + c * n: the WOTS+ signature (Alg. 7) of the leaf being built
+// (Alg. 10 needs that leaf's chains anyway for its root).
+struct ChainJobs {
+  static constexpr std::uint32_t kNoCapture = 0xFFFFFFFFU;
+
+  std::size_t count = 0;
+  const Adrs* adrs = nullptr;
+  const Adrs* prf_adrs = nullptr;
+  const std::uint32_t* start = nullptr;
+  const std::uint32_t* steps = nullptr;
+  std::uint8_t* x = nullptr;
+  std::size_t capture_first = 0;
+  std::size_t capture_count = 0;
+  const std::uint32_t* capture_at = nullptr;
+  std::uint8_t* capture = nullptr;
+
+  // The chain index whose value chain i captures, or kNoCapture.
+  std::uint32_t capture_index(std::size_t i) const noexcept {
+    const std::size_t c = i - capture_first;  // wraps around for i < capture_first
+    return c < capture_count ? capture_at[c] : kNoCapture;
+  }
+  std::uint8_t* capture_out(std::size_t i, std::size_t n) const noexcept {
+    return capture + (i - capture_first) * n;
+  }
+};
+
+// The batch calls one single call at a time.
+template <std::size_t kN, class Hashes>
+void chains_one_by_one(const Hashes& hash, const ChainJobs& jobs) noexcept {
+  for (std::size_t i = 0; i < jobs.count; ++i) {
+    std::uint8_t* x = jobs.x + i * kN;
+    if (jobs.prf_adrs != nullptr) hash.prf(jobs.prf_adrs[i], x);
+    const std::uint32_t capture = jobs.capture_index(i);
+    Adrs adrs = jobs.adrs[i];
+    std::uint32_t j = jobs.start[i];
+    for (std::uint32_t step = 0; step < jobs.steps[i]; ++step, ++j) {
+      if (j == capture) std::memcpy(jobs.capture_out(i, kN), x, kN);
+      adrs.set_hash_address(j);
+      hash.f(adrs, x, x);
+    }
+    if (j == capture) std::memcpy(jobs.capture_out(i, kN), x, kN);
+  }
+}
+
+// out_i = H(adrs[i], in_2i || in_2i+1) for the n-byte values in_j at in + j * n
+// and out_i at out + i * n. `out` may be `in` (a tree level reduced in place).
+template <std::size_t kN, class Hashes>
+void h_one_by_one(const Hashes& hash, const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
+                  std::size_t count) noexcept {
+  for (std::size_t i = 0; i < count; ++i) {
+    hash.h(adrs[i], in + 2 * i * kN, in + (2 * i + 1) * kN, out + i * kN);
+  }
+}
 
 // SLH-DSA-SHAKE (Sec. 11.1): every function is SHAKE256.
 template <std::size_t kN>
@@ -190,6 +293,19 @@ class ShakeHashes {
   void t(const Adrs& adrs, const std::uint8_t* in, std::size_t count,
          std::uint8_t* out) const noexcept {
     tweak(adrs, {ByteView{in, count * kN}}, out);
+  }
+
+  // The batch calls (see ChainJobs and h_one_by_one); t_many computes
+  // out_i = T_l(adrs[i], in_i) for l = kValues and in_i at in + i * l * n.
+  void chains(const ChainJobs& jobs) const noexcept { chains_one_by_one<kN>(*this, jobs); }
+  void h_many(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
+              std::size_t count) const noexcept {
+    h_one_by_one<kN>(*this, adrs, in, out, count);
+  }
+  template <std::size_t kValues>
+  void t_many(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
+              std::size_t count) const noexcept {
+    for (std::size_t i = 0; i < count; ++i) t(adrs[i], in + i * kValues * kN, kValues, out + i * kN);
   }
 
   // PRF_msg(SK.prf, opt_rand, M) = SHAKE256(SK.prf || opt_rand || M, 8n)
@@ -245,38 +361,86 @@ std::array<typename Traits::Word, 8> seeded_state(const std::uint8_t* pk_seed,
   return state;
 }
 
-// Trunc_n(Hash(PK.seed || toByte(0, b - n) || ADRSc || in_1 || ... || in_P))
-// for P n-byte inputs that fit, with padding, into the one block after the
-// PK.seed block: a single compression from the `seeded` midstate. The block
-// is wiped afterwards when it held a secret (kSecret).
-template <class Traits, std::size_t kN, std::size_t kParts, bool kSecret>
-void hash_one_block(const std::array<typename Traits::Word, 8>& seeded, const Adrs& adrs,
-                    const std::array<const std::uint8_t*, kParts>& inputs,
-                    std::uint8_t* out) noexcept {
-  using Word = typename Traits::Word;
-  constexpr std::size_t kBlock = Traits::kBlockBytes;
-  constexpr std::size_t kMessage = Adrs::kCompressedBytes + kParts * kN;
-  static_assert(kMessage + 1 + Traits::kLengthBytes <= kBlock);
-  static_assert(kN % sizeof(Word) == 0);
+// The one block ADRSc || M || padding that follows the PK.seed block in
+// every one-block SHA2 tweakable hash (PRF, F, H), M being kMessage bytes.
+// FIPS 180-4, Sec. 5.1: 0x80, zeros, then the bit length of everything
+// hashed (the PK.seed block included) in the last 8 bytes (the upper bytes
+// of SHA-512's 16-byte length field stay zero).
+template <class Traits, std::size_t kMessage>
+struct OneBlock {
+  static constexpr std::size_t kBlock = Traits::kBlockBytes;
+  static_assert(Adrs::kCompressedBytes + kMessage + 1 + Traits::kLengthBytes <= kBlock);
 
-  std::array<std::uint8_t, kBlock> block{};
-  adrs.write_compressed(block.data());
-  for (std::size_t i = 0; i < kParts; ++i) {
-    std::memcpy(block.data() + Adrs::kCompressedBytes + i * kN, inputs[i], kN);
+  OneBlock() noexcept = default;
+  explicit OneBlock(const Adrs& adrs) noexcept { init(adrs); }
+  void init(const Adrs& adrs) noexcept {
+    adrs.write_compressed(bytes.data());
+    bytes[Adrs::kCompressedBytes + kMessage] = 0x80;
+    store_be64(bytes.data() + kBlock - 8, (kBlock + Adrs::kCompressedBytes + kMessage) * 8);
   }
-  // FIPS 180-4, Sec. 5.1: 0x80, zeros, then the bit length of everything
-  // hashed (the PK.seed block included) in the last 8 bytes (its upper bytes
-  // in SHA-512's 16-byte length field stay zero).
-  block[kMessage] = 0x80;
-  store_be64(block.data() + kBlock - 8, (kBlock + kMessage) * 8);
-  std::array<Word, 8> state = seeded;
-  Traits::compress(state, block.data(), 1);
-  for (std::size_t i = 0; i < kN / sizeof(Word); ++i) store_be(out + i * sizeof(Word), state[i]);
-  if constexpr (kSecret) {
-    base::secure_wipe(block.data(), block.size());
-    base::secure_wipe(state.data(), sizeof(state));
-  }
+  ~OneBlock() { base::secure_wipe(bytes.data(), bytes.size()); }
+  OneBlock(const OneBlock&) = delete;
+  OneBlock& operator=(const OneBlock&) = delete;
+
+  std::uint8_t* message() noexcept { return bytes.data() + Adrs::kCompressedBytes; }
+  // ADRSc bytes 18-21: the hash address (tree index) of ADRS.
+  void set_hash_address(std::uint32_t j) noexcept { store_be32(bytes.data() + 18, j); }
+
+  std::array<std::uint8_t, kBlock> bytes{};
+};
+
+// The first n bytes of a SHA-2 chaining value (Trunc_n of the digest).
+template <class Word>
+void store_truncated(std::uint8_t* out, const std::array<Word, 8>& state, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n / sizeof(Word); ++i) store_be(out + i * sizeof(Word), state[i]);
 }
+
+inline std::uint32_t load_be32(const std::uint8_t* p) noexcept {
+  std::uint32_t v;
+  std::memcpy(&v, p, 4);
+  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap32(v);
+  return v;
+}
+
+inline std::uint64_t load_be64(const std::uint8_t* p) noexcept {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);
+  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap64(v);
+  return v;
+}
+
+// The SHA-2 kernels one SLH-DSA-SHA2 operation uses, chosen once from
+// cpu_features() when the operation starts:
+//   sha256  PRF, F (every category) and H, T (category 1): 16 AVX-512
+//           lanes, else two interleaved SHA-NI streams, else 8 AVX2 lanes
+//           (on the CPUs measured, SHA-NI beats AVX2 lanes, AVX-512 lanes
+//           beat SHA-NI), else portable, one hash at a time;
+//   sha512  H and T of categories 3 and 5: 8 AVX-512 lanes, 4 AVX2 lanes,
+//           else portable;
+//   sha_ni  SHA-NI for single SHA-256 hashes, and for batch remainders
+//           under half the SIMD lanes (a group of 16 AVX-512 lanes costs
+//           about as much as 8 hashes in two SHA-NI streams).
+struct Sha2Kernels {
+  enum class Lanes : std::uint8_t { one, sha_ni, avx2, avx512 };
+
+  Lanes sha256 = Lanes::one;
+  Lanes sha512 = Lanes::one;
+  bool sha_ni = false;
+
+  static Sha2Kernels select() noexcept {
+    const base::CpuFeatures& cpu = base::cpu_features();
+    Sha2Kernels k;
+    k.sha_ni = cpu.sha_ni && cpu.sse42;
+    const bool avx512 = cpu.avx512f && cpu.avx512bw;
+    if (avx512) {
+      k.sha256 = k.sha512 = Lanes::avx512;
+    } else {
+      k.sha256 = k.sha_ni ? Lanes::sha_ni : cpu.avx2 ? Lanes::avx2 : Lanes::one;
+      k.sha512 = cpu.avx2 ? Lanes::avx2 : Lanes::one;
+    }
+    return k;
+  }
+};
 
 // SLH-DSA-SHA2 (Sec. 11.2). kWide selects security categories 3 and 5
 // (Sec. 11.2.2), where H, T_l, H_msg and PRF_msg use SHA-512 and PK.seed is
@@ -286,31 +450,52 @@ template <std::size_t kN, bool kWide>
 class Sha2Hashes {
   using BigTraits = std::conditional_t<kWide, Sha512Traits, Sha256Traits>;
   using Big = Sha2<BigTraits>;
+  using BigWord = typename BigTraits::Word;
+  using BigState = typename Big::State;
+  using Lanes = Sha2Kernels::Lanes;
+  static constexpr std::size_t kWords = kN / 4;  // SHA-256 words of an n-byte value
 
  public:
   Sha2Hashes(const std::uint8_t* pk_seed, const std::uint8_t* sk_seed) noexcept
-      : sk_seed_(sk_seed), seed256_(seeded_state<Sha256Traits>(pk_seed, kN)) {
+      : kernels_(Sha2Kernels::select()),
+        sk_seed_(sk_seed),
+        seed256_(seeded_state<Sha256Traits>(pk_seed, kN)) {
     if constexpr (kWide) {
       seed_big_ = seeded_state<Sha512Traits>(pk_seed, kN);
     } else {
       seed_big_ = seed256_;
     }
+    if (sk_seed != nullptr) {
+      for (std::size_t i = 0; i < kWords; ++i) sk_words_[i] = load_be32(sk_seed + 4 * i);
+    }
   }
+  ~Sha2Hashes() { base::secure_wipe(sk_words_.data(), sizeof(sk_words_)); }
+  Sha2Hashes(const Sha2Hashes&) = delete;
+  Sha2Hashes& operator=(const Sha2Hashes&) = delete;
 
   // PRF(PK.seed, SK.seed, ADRS) =
   //   Trunc_n(SHA-256(PK.seed || toByte(0, 64 - n) || ADRSc || SK.seed))
   void prf(const Adrs& adrs, std::uint8_t* out) const noexcept {
-    hash_one_block<Sha256Traits, kN, 1, true>(seed256_, adrs, {sk_seed_}, out);
+    OneBlock<Sha256Traits, kN> block(adrs);
+    std::memcpy(block.message(), sk_seed_, kN);
+    hash256(block, out);
   }
   // F(PK.seed, ADRS, M1) = Trunc_n(SHA-256(PK.seed || toByte(0, 64 - n) || ADRSc || M1))
   void f(const Adrs& adrs, const std::uint8_t* in, std::uint8_t* out) const noexcept {
-    hash_one_block<Sha256Traits, kN, 1, false>(seed256_, adrs, {in}, out);
+    OneBlock<Sha256Traits, kN> block(adrs);
+    std::memcpy(block.message(), in, kN);
+    hash256(block, out);
   }
   // H(PK.seed, ADRS, M2) = Trunc_n(SHA-X(PK.seed || toByte(0, b - n) || ADRSc || M2)),
   // SHA-X = SHA-256 (b = 64) in category 1, SHA-512 (b = 128) in 3 and 5.
   void h(const Adrs& adrs, const std::uint8_t* left, const std::uint8_t* right,
          std::uint8_t* out) const noexcept {
-    hash_one_block<BigTraits, kN, 2, false>(seed_big_, adrs, {left, right}, out);
+    OneBlock<BigTraits, 2 * kN> block(adrs);
+    std::memcpy(block.message(), left, kN);
+    std::memcpy(block.message() + kN, right, kN);
+    BigState state = seed_big_;
+    compress_big(state, block.bytes.data(), 1);
+    store_truncated(out, state, kN);
   }
   // T_l(PK.seed, ADRS, M_l): as H, with M_l of `count` n-byte strings.
   void t(const Adrs& adrs, const std::uint8_t* in, std::size_t count,
@@ -322,6 +507,98 @@ class Sha2Hashes {
     hasher.update({in, count * kN});
     const typename Big::Digest digest = hasher.finalize();
     std::memcpy(out, digest.data(), kN);
+  }
+
+  // --- Batch calls (see ChainJobs) ---
+
+  void chains(const ChainJobs& jobs) const noexcept {
+    switch (kernels_.sha256) {
+      case Lanes::avx512:
+        chains_lanes<16>(jobs);
+        return;
+      case Lanes::avx2:
+        chains_lanes<8>(jobs);
+        return;
+      case Lanes::sha_ni:
+      case Lanes::one:
+        break;
+    }
+    constexpr std::size_t kWindow = 256;
+    std::array<std::uint32_t, kWindow> order;
+    for (std::size_t first = 0; first < jobs.count; first += kWindow) {
+      const std::size_t m = std::min(kWindow, jobs.count - first);
+      for (std::size_t q = 0; q < m; ++q) order[q] = static_cast<std::uint32_t>(first + q);
+      sort_by_steps(jobs, order.data(), m);
+      chains_blocks(jobs, order.data(), m);
+    }
+  }
+
+  // out_i = H(adrs[i], in + 2i n .. in + (2i + 2) n), out_i at out + i n;
+  // `out` may be `in` (a tree level reduced in place).
+  void h_many(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
+              std::size_t count) const noexcept {
+    if constexpr (kWide) {
+      switch (kernels_.sha512) {
+        case Lanes::avx512:
+          h512_lanes<8>(adrs, in, out, count);
+          return;
+        case Lanes::avx2:
+          h512_lanes<4>(adrs, in, out, count);
+          return;
+        case Lanes::sha_ni:
+        case Lanes::one:
+          break;
+      }
+      h_one_by_one<kN>(*this, adrs, in, out, count);
+    } else {
+      switch (kernels_.sha256) {
+        case Lanes::avx512:
+          h256_lanes<16>(adrs, in, out, count);
+          return;
+        case Lanes::avx2:
+          h256_lanes<8>(adrs, in, out, count);
+          return;
+        case Lanes::sha_ni:
+        case Lanes::one:
+          break;
+      }
+      h256_blocks(adrs, in, out, count);
+    }
+  }
+
+  // out_i = T_l(adrs[i], in_i), l = kValues, in_i at in + i l n: the
+  // messages padded side by side and compressed by the multi-buffer
+  // sha256_compress_many / sha512_compress_many.
+  template <std::size_t kValues>
+  void t_many(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
+              std::size_t count) const noexcept {
+    constexpr std::size_t kBlock = BigTraits::kBlockBytes;
+    constexpr std::size_t kMessage = Adrs::kCompressedBytes + kValues * kN;
+    constexpr std::size_t kBlocks = (kMessage + 1 + BigTraits::kLengthBytes + kBlock - 1) / kBlock;
+    constexpr std::size_t kBytes = kBlocks * kBlock;
+    constexpr std::size_t kMaxItems = kWide ? 8 : 16;  // one AVX-512 call
+    std::array<std::uint8_t, kMaxItems * kBytes> buffer;
+    std::array<BigState, kMaxItems> states;
+    std::array<const std::uint8_t*, kMaxItems> data;
+    for (std::size_t first = 0; first < count; first += kMaxItems) {
+      const std::size_t m = std::min(kMaxItems, count - first);
+      for (std::size_t q = 0; q < m; ++q) {
+        std::uint8_t* p = buffer.data() + q * kBytes;
+        adrs[first + q].write_compressed(p);
+        std::memcpy(p + Adrs::kCompressedBytes, in + (first + q) * kValues * kN, kValues * kN);
+        p[kMessage] = 0x80;
+        std::memset(p + kMessage + 1, 0, kBytes - kMessage - 1 - 8);
+        store_be64(p + kBytes - 8, (kBlock + kMessage) * 8);
+        states[q] = seed_big_;
+        data[q] = p;
+      }
+      if constexpr (kWide) {
+        sha512_compress_many(states.data(), data.data(), m, kBlocks);
+      } else {
+        sha256_compress_many(states.data(), data.data(), m, kBlocks);
+      }
+      for (std::size_t q = 0; q < m; ++q) store_truncated(out + (first + q) * kN, states[q], kN);
+    }
   }
 
   // PRF_msg(SK.prf, opt_rand, M) = Trunc_n(HMAC-SHA-X(SK.prf, opt_rand || M))
@@ -358,17 +635,410 @@ class Sha2Hashes {
   }
 
  private:
+  // One SHA-256 compression from the PK.seed midstate; Trunc_n to `out`.
+  template <std::size_t kMessage>
+  void hash256(const OneBlock<Sha256Traits, kMessage>& block, std::uint8_t* out) const noexcept {
+    Sha256State state = seed256_;
+    compress256(state, block.bytes.data());
+    store_truncated(out, state, kN);
+    base::secure_wipe(state.data(), sizeof(state));
+  }
+
+  void compress256(Sha256State& state, const std::uint8_t* block) const noexcept {
+    if (kernels_.sha_ni) {
+      crypto::detail::sha256_compress_shani(state, block, 1);
+    } else {
+      sha256_compress(state, block, 1);
+    }
+  }
+  // Two independent one-block compressions; interleaved with SHA-NI.
+  void compress256_x2(Sha256State& s0, Sha256State& s1, const std::uint8_t* b0,
+                      const std::uint8_t* b1) const noexcept {
+    if (kernels_.sha_ni) {
+      crypto::detail::sha256_compress_shani_x2(s0, s1, b0, b1, 1);
+    } else {
+      sha256_compress(s0, b0, 1);
+      sha256_compress(s1, b1, 1);
+    }
+  }
+  void compress_big(BigState& state, const std::uint8_t* data, std::size_t blocks) const noexcept {
+    if constexpr (kWide) {
+      sha512_compress(state, data, blocks);
+    } else {
+      for (std::size_t b = 0; b < blocks; ++b) compress256(state, data + 64 * b);
+    }
+  }
+
+  // Orders order[0..count) by decreasing steps (ties by index), so that
+  // chains run side by side have similar lengths. Steps are public.
+  // `order` comes in increasing index order; chain lengths are at most
+  // w - 1 = 15 everywhere, so a counting sort does it.
+  // Returns false when all lengths are equal (the order is left alone).
+  static bool sort_by_steps(const ChainJobs& jobs, std::uint32_t* order,
+                            std::size_t count) noexcept {
+    constexpr std::uint32_t kBuckets = 64;
+    std::uint32_t most = 0;
+    bool uniform = true;
+    for (std::size_t q = 0; q < count; ++q) {
+      most = std::max(most, jobs.steps[order[q]]);
+      uniform = uniform && jobs.steps[order[q]] == jobs.steps[order[0]];
+    }
+    if (uniform) return false;
+    if (most >= kBuckets) {
+      std::sort(order, order + count, [&](std::uint32_t a, std::uint32_t b) {
+        return jobs.steps[a] != jobs.steps[b] ? jobs.steps[a] > jobs.steps[b] : a < b;
+      });
+      return true;
+    }
+    std::array<std::uint32_t, kBuckets + 1> first{};  // first[b]: where length kBuckets - 1 - b starts
+    for (std::size_t q = 0; q < count; ++q) ++first[kBuckets - jobs.steps[order[q]]];
+    for (std::uint32_t b = 1; b <= kBuckets; ++b) first[b] += first[b - 1];
+    std::array<std::uint32_t, 256> sorted;
+    for (std::size_t q = 0; q < count; ++q) {
+      sorted[first[kBuckets - 1 - jobs.steps[order[q]]]++] = order[q];
+    }
+    std::copy(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(count), order);
+    return true;
+  }
+
+  // --- One or two hashes at a time (portable, SHA-NI) ---
+
+  // Chains order[0..count), two at a time with SHA-NI; each chain's block
+  // is kept between steps, its output written straight back as M.
+  void chains_blocks(const ChainJobs& jobs, const std::uint32_t* order,
+                     std::size_t count) const noexcept {
+    std::size_t q = 0;
+    if (kernels_.sha_ni) {
+      for (; q + 1 < count; q += 2) chain_streams<2>(jobs, order + q);
+    }
+    for (; q < count; ++q) chain_streams<1>(jobs, order + q);
+  }
+
+  template <std::size_t kStreams>
+  void chain_streams(const ChainJobs& jobs, const std::uint32_t* which) const noexcept {
+    std::array<OneBlock<Sha256Traits, kN>, kStreams> blocks;
+    std::array<Sha256State, kStreams> state;
+    std::array<std::uint32_t, kStreams> j, end, capture;
+    for (std::size_t k = 0; k < kStreams; ++k) {
+      const std::uint32_t i = which[k];
+      blocks[k].init(jobs.adrs[i]);
+      if (jobs.prf_adrs == nullptr) std::memcpy(blocks[k].message(), jobs.x + i * kN, kN);
+      j[k] = jobs.start[i];
+      end[k] = j[k] + jobs.steps[i];
+      capture[k] = jobs.capture_index(i);
+    }
+    if (jobs.prf_adrs != nullptr) {  // x = PRF(prf_adrs)
+      for (std::size_t k = 0; k < kStreams; ++k) {
+        OneBlock<Sha256Traits, kN> prf_block(jobs.prf_adrs[which[k]]);
+        std::memcpy(prf_block.message(), sk_seed_, kN);
+        state[k] = seed256_;
+        compress256(state[k], prf_block.bytes.data());
+        store_truncated(blocks[k].message(), state[k], kN);
+      }
+    }
+    for (;;) {
+      std::size_t live = 0;
+      std::array<std::size_t, kStreams> active;
+      for (std::size_t k = 0; k < kStreams; ++k) {
+        if (j[k] == capture[k]) {
+          std::memcpy(jobs.capture_out(which[k], kN), blocks[k].message(), kN);
+        }
+        if (j[k] != end[k]) {
+          blocks[k].set_hash_address(j[k]++);
+          state[k] = seed256_;
+          active[live++] = k;
+        }
+      }
+      if (live == 0) break;
+      if (live == 2) {
+        compress256_x2(state[active[0]], state[active[1]], blocks[active[0]].bytes.data(),
+                       blocks[active[1]].bytes.data());
+      } else {
+        compress256(state[active[0]], blocks[active[0]].bytes.data());
+      }
+      for (std::size_t a = 0; a < live; ++a) {
+        store_truncated(blocks[active[a]].message(), state[active[a]], kN);
+      }
+    }
+    for (std::size_t k = 0; k < kStreams; ++k) {
+      std::memcpy(jobs.x + which[k] * kN, blocks[k].message(), kN);
+    }
+    base::secure_wipe(state.data(), sizeof(state));
+  }
+
+  // H for category 1, two at a time with SHA-NI.
+  void h256_blocks(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
+                   std::size_t count) const noexcept {
+    std::size_t i = 0;
+    if (kernels_.sha_ni) {
+      for (; i + 1 < count; i += 2) {
+        OneBlock<Sha256Traits, 2 * kN> b0(adrs[i]);
+        OneBlock<Sha256Traits, 2 * kN> b1(adrs[i + 1]);
+        std::memcpy(b0.message(), in + 2 * i * kN, 2 * kN);
+        std::memcpy(b1.message(), in + 2 * (i + 1) * kN, 2 * kN);
+        Sha256State s0 = seed256_;
+        Sha256State s1 = seed256_;
+        compress256_x2(s0, s1, b0.bytes.data(), b1.bytes.data());
+        store_truncated(out + i * kN, s0, kN);
+        store_truncated(out + (i + 1) * kN, s1, kN);
+      }
+    }
+    for (; i < count; ++i) h(adrs[i], in + 2 * i * kN, in + (2 * i + 1) * kN, out + i * kN);
+  }
+
+  // --- SIMD lanes ---
+
+  // Chains in groups of kLanes SIMD lanes, the longest first; a remainder
+  // of under half the lanes goes to SHA-NI when there is SHA-NI. Chains of
+  // different lengths (verification) run two to a lane where there are
+  // more than kLanes: the i-th longest, then the i-th shortest of the next
+  // up to kLanes, so that the lanes finish close together.
+  template <std::size_t kLanes>
+  void chains_lanes(const ChainJobs& jobs) const noexcept {
+    constexpr std::size_t kWindow = 256;  // a multiple of kLanes
+    std::array<std::uint32_t, kWindow> order;
+    for (std::size_t first = 0; first < jobs.count; first += kWindow) {
+      const std::size_t m = std::min(kWindow, jobs.count - first);
+      for (std::size_t q = 0; q < m; ++q) order[q] = static_cast<std::uint32_t>(first + q);
+      const bool sorted = sort_by_steps(jobs, order.data(), m);
+      std::size_t q = 0;
+      if (sorted && jobs.prf_adrs == nullptr && jobs.capture_count == 0) {
+        while (m - q > kLanes) {
+          const std::size_t take = std::min(2 * kLanes, m - q);
+          chain_pair_group<kLanes>(jobs, order.data() + q, take);
+          q += take;
+        }
+      }
+      for (; m - q >= kLanes; q += kLanes) chain_group<kLanes>(jobs, order.data() + q, kLanes);
+      const std::size_t rest = m - q;
+      if (rest == 0) continue;
+      if (kernels_.sha_ni && 2 * rest < kLanes) {
+        chains_blocks(jobs, order.data() + q, rest);
+      } else {
+        chain_group<kLanes>(jobs, order.data() + q, rest);
+      }
+    }
+  }
+
+  // One kernel call for the `count` <= kLanes chains which[0..count); the
+  // spare lanes repeat chain which[0] and are discarded. Every array the
+  // kernel reads is filled for all lanes (captured only where it is read).
+  // Nothing secret is left in them: the PRF outputs and the chains' inner
+  // values live in the kernel's registers; x ends as the chain ends (WOTS+
+  // public-key values, FORS leaves) and captured as a WOTS+ signature.
+  template <std::size_t kLanes>
+  void chain_group(const ChainJobs& jobs, const std::uint32_t* which,
+                   std::size_t count) const noexcept {
+    alignas(64) std::array<std::uint32_t, 6 * kLanes> adrs;
+    alignas(64) std::array<std::uint32_t, 6 * kLanes> prf_adrs;
+    alignas(64) std::array<std::uint32_t, kWords * kLanes> x;
+    alignas(64) std::array<std::uint32_t, kWords * kLanes> captured;
+    alignas(64) std::array<std::uint32_t, kLanes> start, steps, capture_at;
+    unsigned max_steps = 0;
+    bool capture = false;
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      const std::uint32_t i = which[l < count ? l : 0];
+      std::uint32_t w[6];
+      jobs.adrs[i].compressed_words(w);
+      for (std::size_t r = 0; r < 6; ++r) adrs[r * kLanes + l] = w[r];
+      if (jobs.prf_adrs != nullptr) {
+        jobs.prf_adrs[i].compressed_words(w);
+        for (std::size_t r = 0; r < 6; ++r) prf_adrs[r * kLanes + l] = w[r];
+      } else {
+        for (std::size_t r = 0; r < kWords; ++r) x[r * kLanes + l] = load_be32(jobs.x + i * kN + 4 * r);
+      }
+      start[l] = jobs.start[i];
+      steps[l] = jobs.steps[i];
+      max_steps = std::max<unsigned>(max_steps, steps[l]);
+      capture_at[l] = l < count ? jobs.capture_index(i) : ChainJobs::kNoCapture;
+      capture = capture || capture_at[l] != ChainJobs::kNoCapture;
+    }
+    if (capture) captured.fill(0);
+    const crypto::detail::SlhSha256Chains args{
+        seed256_.data(),
+        adrs.data(),
+        jobs.prf_adrs != nullptr ? prf_adrs.data() : nullptr,
+        sk_words_.data(),
+        x.data(),
+        start.data(),
+        steps.data(),
+        max_steps,
+        static_cast<unsigned>(kWords),
+        capture ? capture_at.data() : nullptr,
+        captured.data(),
+    };
+    if constexpr (kLanes == 16) {
+      crypto::detail::slh_sha256_chains_x16_avx512(args);
+    } else {
+      crypto::detail::slh_sha256_chains_x8_avx2(args);
+    }
+    for (std::size_t l = 0; l < count; ++l) {
+      const std::uint32_t i = which[l];
+      for (std::size_t r = 0; r < kWords; ++r) store_be32(jobs.x + i * kN + 4 * r, x[r * kLanes + l]);
+      if (capture_at[l] != ChainJobs::kNoCapture) {
+        std::uint8_t* out = jobs.capture_out(i, kN);
+        for (std::size_t r = 0; r < kWords; ++r) store_be32(out + 4 * r, captured[r * kLanes + l]);
+      }
+    }
+  }
+
+  // kLanes < count <= 2 kLanes chains which[0..count), by decreasing
+  // length, two to a lane: lane l runs which[l], then which[count - 1 - l]
+  // if that is past the first kLanes. No PRF start, no capture.
+  template <std::size_t kLanes>
+  void chain_pair_group(const ChainJobs& jobs, const std::uint32_t* which,
+                        std::size_t count) const noexcept {
+    alignas(64) std::array<std::uint32_t, 6 * kLanes> adrs, adrs2;
+    alignas(64) std::array<std::uint32_t, kWords * kLanes> x, x2;
+    alignas(64) std::array<std::uint32_t, kLanes> start, steps, start2, steps2;
+    unsigned max_steps = 0;
+    const auto pack = [&](std::uint32_t i, std::size_t l, std::uint32_t* a, std::uint32_t* v) {
+      std::uint32_t w[6];
+      jobs.adrs[i].compressed_words(w);
+      for (std::size_t r = 0; r < 6; ++r) a[r * kLanes + l] = w[r];
+      for (std::size_t r = 0; r < kWords; ++r) v[r * kLanes + l] = load_be32(jobs.x + i * kN + 4 * r);
+    };
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      const std::uint32_t i = which[l];
+      pack(i, l, adrs.data(), x.data());
+      start[l] = jobs.start[i];
+      steps[l] = jobs.steps[i];
+      const bool two = count - 1 - l >= kLanes;
+      const std::uint32_t i2 = two ? which[count - 1 - l] : i;
+      pack(i2, l, adrs2.data(), x2.data());
+      start2[l] = jobs.start[i2];
+      steps2[l] = two ? jobs.steps[i2] : 0;
+      max_steps = std::max<unsigned>(max_steps, steps[l] + steps2[l]);
+    }
+    const crypto::detail::SlhSha256Chain2 second{adrs2.data(), x2.data(), start2.data(),
+                                                 steps2.data()};
+    crypto::detail::SlhSha256Chains args{
+        seed256_.data(), adrs.data(), nullptr, sk_words_.data(), x.data(), start.data(),
+        steps.data(),    max_steps,   static_cast<unsigned>(kWords), nullptr, nullptr};
+    args.second = &second;
+    if constexpr (kLanes == 16) {
+      crypto::detail::slh_sha256_chains_x16_avx512(args);
+    } else {
+      crypto::detail::slh_sha256_chains_x8_avx2(args);
+    }
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      for (std::size_t r = 0; r < kWords; ++r) {
+        store_be32(jobs.x + which[l] * kN + 4 * r, x[r * kLanes + l]);
+      }
+      if (count - 1 - l >= kLanes) {
+        for (std::size_t r = 0; r < kWords; ++r) {
+          store_be32(jobs.x + which[count - 1 - l] * kN + 4 * r, x2[r * kLanes + l]);
+        }
+      }
+    }
+  }
+
+  // H of category 1 in groups of kLanes; remainder as in chains_lanes.
+  template <std::size_t kLanes>
+  void h256_lanes(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
+                  std::size_t count) const noexcept {
+    std::size_t i = 0;
+    for (; count - i >= kLanes; i += kLanes) h256_group<kLanes>(adrs + i, in + 2 * i * kN, out + i * kN, kLanes);
+    const std::size_t rest = count - i;
+    if (rest == 0) return;
+    if (kernels_.sha_ni && 2 * rest < kLanes) {
+      h256_blocks(adrs + i, in + 2 * i * kN, out + i * kN, rest);
+    } else {
+      h256_group<kLanes>(adrs + i, in + 2 * i * kN, out + i * kN, rest);
+    }
+  }
+
+  template <std::size_t kLanes>
+  void h256_group(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
+                  std::size_t count) const noexcept {
+    alignas(64) std::array<std::uint32_t, 6 * kLanes> a;
+    alignas(64) std::array<std::uint32_t, 2 * kWords * kLanes> m;
+    alignas(64) std::array<std::uint32_t, kWords * kLanes> h;
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      const std::size_t i = l < count ? l : 0;
+      std::uint32_t w[6];
+      adrs[i].compressed_words(w);
+      for (std::size_t r = 0; r < 6; ++r) a[r * kLanes + l] = w[r];
+      for (std::size_t r = 0; r < 2 * kWords; ++r) m[r * kLanes + l] = load_be32(in + 2 * i * kN + 4 * r);
+    }
+    const crypto::detail::SlhSha256Hash args{seed256_.data(),
+                                     a.data(),
+                                     m.data(),
+                                     h.data(),
+                                     static_cast<unsigned>(2 * kWords),
+                                     static_cast<unsigned>(kWords)};
+    if constexpr (kLanes == 16) {
+      crypto::detail::slh_sha256_hash_x16_avx512(args);
+    } else {
+      crypto::detail::slh_sha256_hash_x8_avx2(args);
+    }
+    for (std::size_t l = 0; l < count; ++l) {
+      for (std::size_t r = 0; r < kWords; ++r) store_be32(out + l * kN + 4 * r, h[r * kLanes + l]);
+    }
+  }
+
+  // H of categories 3 and 5 (SHA-512) in groups of kLanes. A lone
+  // remainder on 4 AVX2 lanes is cheaper one at a time.
+  template <std::size_t kLanes>
+  void h512_lanes(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
+                  std::size_t count) const noexcept {
+    std::size_t i = 0;
+    for (; i < count; i += kLanes) {
+      const std::size_t m = std::min(kLanes, count - i);
+      if (m == 1 && kLanes == 4) {
+        h(adrs[i], in + 2 * i * kN, in + (2 * i + 1) * kN, out + i * kN);
+      } else {
+        h512_group<kLanes>(adrs + i, in + 2 * i * kN, out + i * kN, m);
+      }
+    }
+  }
+
+  template <std::size_t kLanes>
+  void h512_group(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
+                  std::size_t count) const noexcept {
+    constexpr std::size_t kWords64 = kN / 8;
+    alignas(64) std::array<std::uint64_t, 3 * kLanes> a;
+    alignas(64) std::array<std::uint64_t, 2 * kWords64 * kLanes> m;
+    alignas(64) std::array<std::uint64_t, kWords64 * kLanes> h;
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      const std::size_t i = l < count ? l : 0;
+      std::uint32_t w[6];
+      adrs[i].compressed_words(w);
+      for (std::size_t r = 0; r < 3; ++r) {
+        a[r * kLanes + l] = (std::uint64_t{w[2 * r]} << 32) | w[2 * r + 1];
+      }
+      for (std::size_t r = 0; r < 2 * kWords64; ++r) m[r * kLanes + l] = load_be64(in + 2 * i * kN + 8 * r);
+    }
+    const crypto::detail::SlhSha512Hash args{seed_big_.data(),
+                                     a.data(),
+                                     m.data(),
+                                     h.data(),
+                                     static_cast<unsigned>(2 * kWords64),
+                                     static_cast<unsigned>(kWords64)};
+    if constexpr (kLanes == 8) {
+      crypto::detail::slh_sha512_hash_x8_avx512(args);
+    } else {
+      crypto::detail::slh_sha512_hash_x4_avx2(args);
+    }
+    for (std::size_t l = 0; l < count; ++l) {
+      for (std::size_t r = 0; r < kWords64; ++r) store_be64(out + l * kN + 8 * r, h[r * kLanes + l]);
+    }
+  }
+
+  Sha2Kernels kernels_;
   const std::uint8_t* sk_seed_;
-  Sha256State seed256_;                // for F and PRF
-  typename Big::State seed_big_;       // for H and T_l
+  Sha256State seed256_;                  // for F and PRF
+  BigState seed_big_;                    // for H and T_l
+  std::array<std::uint32_t, 8> sk_words_{};  // SK.seed as big-endian words, for the SIMD PRF
 };
 
 // ---------------------------------------------------------------------------
 // The scheme for one parameter set.
 
-// Leaves computed per call of a tree's leaf generator: the unit a
-// multi-buffer hash (several lanes of SHA-256 or Keccak at once) would fill.
-constexpr std::uint32_t kLeafBatch = 8;
+// Scratch memory for keygen and signing (the heap, allocated by the callers
+// of Slh::keygen and Slh::sign), sized for parameter set kSet.
+template <ParameterSet kSet>
+struct SlhWorkspace;
 
 template <ParameterSet kSet>
 class Slh {
@@ -389,19 +1059,32 @@ class Slh {
   static_assert(kP.sig_bytes == kN + kForsSigBytes + kD * kXmssSigBytes);
   static_assert(kP.h == kD * kHp);
 
+  // XMSS leaves (WOTS+ key pairs) generated per batch of chains: 16 leaves
+  // of len chains each fill 16 SIMD lanes exactly (16 * len is a multiple
+  // of 16), and their WOTS+ public keys are 16 equal-length T_len hashes.
+  static constexpr std::uint32_t kXmssLeaves = std::uint32_t{1} << kHp;
+  static constexpr std::uint32_t kLeafBatch = std::min<std::uint32_t>(16, kXmssLeaves);
+  // The most hashes per batch call; also the size of the address arrays.
+  static constexpr std::size_t kBatch = kLeafBatch * kLen;
+  // FORS trees are built 2^kForsChunk leaves at a time (2^kForsChunk * n
+  // bytes of scratch), then the chunks' roots combined.
+  static constexpr std::size_t kForsChunk = std::min<std::size_t>(kA, 12);
+
   using Hashes = std::conditional_t<kP.family == HashFamily::shake, ShakeHashes<kN>,
                                     Sha2Hashes<kN, (kP.security_category > 1)>>;
+  using Workspace = SlhWorkspace<kSet>;
 
   // slh_keygen_internal (Alg. 18): writes SK = SK.seed || SK.prf || PK.seed || PK.root.
   static void keygen(const std::uint8_t* sk_seed, const std::uint8_t* sk_prf,
-                     const std::uint8_t* pk_seed, std::uint8_t* sk) noexcept {
-    const Slh slh(pk_seed, sk_seed);
+                     const std::uint8_t* pk_seed, std::uint8_t* sk, Workspace& ws) noexcept {
+    const Slh slh(pk_seed, sk_seed, &ws);
     Adrs adrs;
     adrs.set_layer_address(static_cast<std::uint32_t>(kD - 1));
     std::memcpy(sk, sk_seed, kN);
     std::memcpy(sk + kN, sk_prf, kN);
     std::memcpy(sk + 2 * kN, pk_seed, kN);
     slh.xmss_tree(nullptr, 0, adrs, nullptr, sk + 3 * kN);
+    base::ct_public(sk + 3 * kN, kN);  // PK.root is the public key
   }
 
   // slh_sign_internal (Alg. 19) for the encoded secret key `sk`; `addrnd`
@@ -409,25 +1092,28 @@ class Slh {
   // false when the hypertree's top root, computed anyway, is not the key's
   // PK.root, i.e. the key is corrupt and its signatures would never verify.
   static bool sign(const std::uint8_t* sk, MessageParts m, const std::uint8_t* addrnd,
-                   std::uint8_t* sig) noexcept {
+                   std::uint8_t* sig, Workspace& ws) noexcept {
     const std::uint8_t* sk_seed = sk;
     const std::uint8_t* sk_prf = sk + kN;
     const std::uint8_t* pk_seed = sk + 2 * kN;
     const std::uint8_t* pk_root = sk + 3 * kN;
 
+    base::ct_public(pk_seed, 2 * kN);  // PK.seed || PK.root: the public key
     const std::uint8_t* opt_rand = addrnd != nullptr ? addrnd : pk_seed;  // line 2
     Hashes::prf_msg(sk_prf, opt_rand, m, sig);  // lines 3-4: R is the first n bytes of SIG
+    base::ct_public(sig, kN);                   // R is published
     std::array<std::uint8_t, kP.m> digest;
     Hashes::h_msg(sig, pk_seed, pk_root, m, digest);
     const DigestIndices at = split_digest(digest.data());
 
-    const Slh slh(pk_seed, sk_seed);
+    const Slh slh(pk_seed, sk_seed, &ws);
     Adrs adrs;
     adrs.set_tree_address(at.idx_tree);
     adrs.set_type_and_clear(AdrsType::fors_tree);
     adrs.set_key_pair_address(at.idx_leaf);
     std::uint8_t pk_fors[kN];
     slh.fors_sign(at.md, adrs, sig + kN, pk_fors);
+    base::ct_public(pk_fors, kN);  // what verification recomputes (Alg. 20 line 16)
     std::uint8_t root[kN];
     slh.ht_sign(pk_fors, at.idx_tree, at.idx_leaf, sig + kN + kForsSigBytes, root);
     return base::constant_time_equal({root, kN}, {pk_root, kN});
@@ -446,7 +1132,7 @@ class Slh {
     Hashes::h_msg(r, pk_seed, pk_root, m, digest);
     const DigestIndices at = split_digest(digest.data());
 
-    const Slh slh(pk_seed, nullptr);
+    const Slh slh(pk_seed, nullptr, nullptr);
     Adrs adrs;
     adrs.set_tree_address(at.idx_tree);
     adrs.set_type_and_clear(AdrsType::fors_tree);
@@ -457,8 +1143,8 @@ class Slh {
   }
 
  private:
-  Slh(const std::uint8_t* pk_seed, const std::uint8_t* sk_seed) noexcept
-      : hash_(pk_seed, sk_seed) {}
+  Slh(const std::uint8_t* pk_seed, const std::uint8_t* sk_seed, Workspace* ws) noexcept
+      : hash_(pk_seed, sk_seed), ws_(ws) {}
 
   struct DigestIndices {
     const std::uint8_t* md;
@@ -485,16 +1171,6 @@ class Slh {
     };
   }
 
-  // The multi-hash seams: PRF or F on `count` independent inputs, one address
-  // each. Loops today; a multi-buffer hash replaces them without touching the
-  // algorithms. f_many works in place: x_i = F(PK.seed, adrs[i], x_i).
-  void prf_many(const Adrs* adrs, std::uint8_t* out, std::size_t count) const noexcept {
-    for (std::size_t i = 0; i < count; ++i) hash_.prf(adrs[i], out + i * kN);
-  }
-  void f_many(const Adrs* adrs, std::uint8_t* x, std::size_t count) const noexcept {
-    for (std::size_t i = 0; i < count; ++i) hash_.f(adrs[i], x + i * kN, x + i * kN);
-  }
-
   // --- WOTS+ (Sec. 5) ---
 
   // Alg. 7 and 8, lines 1-7: the len base-w digits of msg and of its checksum.
@@ -510,14 +1186,6 @@ class Slh {
     }
     base_2b(csum_bytes, kLgW, kLen2, digits.data() + kLen1);
     return digits;
-  }
-
-  // chain (Alg. 5), in place.
-  void chain(std::uint8_t* x, std::uint32_t start, std::uint32_t steps, Adrs& adrs) const noexcept {
-    for (std::uint32_t j = start; j < start + steps; ++j) {
-      adrs.set_hash_address(j);
-      hash_.f(adrs, x, x);
-    }
   }
 
   // The WOTS_PRF address for the key pair `adrs` names; callers set the
@@ -537,91 +1205,100 @@ class Slh {
     return pk_adrs;
   }
 
-  // wots_pkGen (Alg. 6); `adrs` is a WOTS_HASH address with its key pair set.
-  // The len chains are independent, so they advance in lockstep: step j of
-  // every chain is one f_many call.
-  void wots_pk_gen(const Adrs& adrs, std::uint8_t* pk) const noexcept {
-    SecretBuffer<kLen * kN> tmp;
-    std::array<Adrs, kLen> chain_adrs;
-    Adrs sk_adrs = wots_prf_adrs(adrs);
-    for (std::size_t i = 0; i < kLen; ++i) {
-      chain_adrs[i] = sk_adrs;
-      chain_adrs[i].set_chain_address(static_cast<std::uint32_t>(i));
+  // wots_pkGen (Alg. 6) for the kLeafBatch key pairs first, first + 1, ...
+  // of the XMSS tree `tree_adrs` (layer and tree address set): their public
+  // keys, the tree's leaves (Alg. 9 lines 2-4), to out + j * n. All
+  // kLeafBatch * len chains run in one batch, w - 1 steps each from their
+  // PRF secret (lines 5-8). When `sig` is not null and key pair `sign_leaf`
+  // is in the batch, its chains also leave their values at `digits` there:
+  // the WOTS+ signature wots_sign (Alg. 7) of Alg. 10 lines 5-7.
+  void wots_leaves(const Adrs& tree_adrs, std::uint32_t first, std::uint32_t sign_leaf,
+                   const std::uint32_t* digits, std::uint8_t* sig,
+                   std::uint8_t* out) const noexcept {
+    Workspace& ws = *ws_;
+    for (std::uint32_t b = 0; b < kLeafBatch; ++b) {
+      Adrs leaf = tree_adrs;
+      leaf.set_type_and_clear(AdrsType::wots_hash);
+      leaf.set_key_pair_address(first + b);
+      const Adrs sk_adrs = wots_prf_adrs(leaf);
+      for (std::size_t i = 0; i < kLen; ++i) {
+        const std::size_t q = b * kLen + i;
+        ws.adrs[q] = leaf;
+        ws.adrs[q].set_chain_address(static_cast<std::uint32_t>(i));
+        ws.prf_adrs[q] = sk_adrs;
+        ws.prf_adrs[q].set_chain_address(static_cast<std::uint32_t>(i));
+        ws.start[q] = 0;
+        ws.steps[q] = kW - 1;
+      }
     }
-    prf_many(chain_adrs.data(), tmp.data(), kLen);  // lines 5-6
-    for (std::size_t i = 0; i < kLen; ++i) {
-      chain_adrs[i] = adrs;
-      chain_adrs[i].set_chain_address(static_cast<std::uint32_t>(i));
+    ChainJobs jobs;
+    jobs.count = kBatch;
+    jobs.adrs = ws.adrs.data();
+    jobs.prf_adrs = ws.prf_adrs.data();
+    jobs.start = ws.start.data();
+    jobs.steps = ws.steps.data();
+    jobs.x = ws.chain_ends.data();
+    if (sig != nullptr && sign_leaf - first < kLeafBatch) {
+      jobs.capture_first = (sign_leaf - first) * kLen;
+      jobs.capture_count = kLen;
+      jobs.capture_at = digits;
+      jobs.capture = sig;
     }
-    for (std::uint32_t j = 0; j < kW - 1; ++j) {  // lines 7-8: chain(sk, 0, w - 1)
-      for (Adrs& a : chain_adrs) a.set_hash_address(j);
-      f_many(chain_adrs.data(), tmp.data(), kLen);
-    }
-    hash_.t(wots_pk_adrs(adrs), tmp.data(), kLen, pk);  // lines 10-13
+    hash_.chains(jobs);
+    std::array<Adrs, kLeafBatch> pk_adrs;  // lines 10-13
+    for (std::uint32_t b = 0; b < kLeafBatch; ++b) pk_adrs[b] = wots_pk_adrs(ws.adrs[b * kLen]);
+    hash_.template t_many<kLen>(pk_adrs.data(), ws.chain_ends.data(), out, kLeafBatch);
   }
 
-  // wots_sign (Alg. 7): writes the len * n byte signature of the n-byte msg.
-  void wots_sign(const std::uint8_t* msg, Adrs adrs, std::uint8_t* sig) const noexcept {
-    const std::array<std::uint32_t, kLen> digits = wots_digits(msg);
-    Adrs sk_adrs = wots_prf_adrs(adrs);
-    for (std::size_t i = 0; i < kLen; ++i) {
-      sk_adrs.set_chain_address(static_cast<std::uint32_t>(i));
-      hash_.prf(sk_adrs, sig + i * kN);
-      adrs.set_chain_address(static_cast<std::uint32_t>(i));
-      chain(sig + i * kN, 0, digits[i], adrs);
-    }
-  }
-
-  // wots_pkFromSig (Alg. 8).
-  void wots_pk_from_sig(const std::uint8_t* sig, const std::uint8_t* msg, Adrs adrs,
+  // wots_pkFromSig (Alg. 8): the len chains, from the signature's values
+  // to the top, in one batch (verification).
+  void wots_pk_from_sig(const std::uint8_t* sig, const std::uint8_t* msg, const Adrs& adrs,
                         std::uint8_t* pk) const noexcept {
     const std::array<std::uint32_t, kLen> digits = wots_digits(msg);
     std::array<std::uint8_t, kLen * kN> tmp;
     std::memcpy(tmp.data(), sig, tmp.size());
+    std::array<Adrs, kLen> chain_adrs;
+    std::array<std::uint32_t, kLen> steps;
     for (std::size_t i = 0; i < kLen; ++i) {
-      adrs.set_chain_address(static_cast<std::uint32_t>(i));
-      chain(tmp.data() + i * kN, digits[i], kW - 1 - digits[i], adrs);
+      chain_adrs[i] = adrs;
+      chain_adrs[i].set_chain_address(static_cast<std::uint32_t>(i));
+      steps[i] = kW - 1 - digits[i];
     }
+    ChainJobs jobs;
+    jobs.count = kLen;
+    jobs.adrs = chain_adrs.data();
+    jobs.start = digits.data();
+    jobs.steps = steps.data();
+    jobs.x = tmp.data();
+    hash_.chains(jobs);
     hash_.t(wots_pk_adrs(adrs), tmp.data(), kLen, pk);
   }
 
   // --- Merkle trees (shared by XMSS, Sec. 6, and FORS, Sec. 8) ---
 
-  // The root of a tree of height kHeight and the authentication path of leaf
-  // `target` (skipped when auth is null): the recursive xmss_node /
-  // fors_node (Alg. 9 and 15) evaluated bottom-up, left to right, so that
-  // each node is computed once. A left child waits in stack slot z (its
-  // height) until its right sibling is done.
-  //   leaves(first, count, out): leaves first .. first + count - 1
-  //   node(z, i, left, right, out): the node at height z, index i
-  template <std::size_t kHeight, class Leaves, class Node>
-  void tree_hash(std::uint32_t target, Leaves&& leaves, Node&& node, std::uint8_t* auth,
-                 std::uint8_t* root) const noexcept {
-    static_assert(kHeight >= 1 && kHeight < 32);
-    constexpr std::uint32_t kLeaves = std::uint32_t{1} << kHeight;
-    constexpr std::uint32_t kBatch = std::min(kLeafBatch, kLeaves);
-    std::uint8_t stack[kHeight * kN];
-    std::uint8_t batch[kBatch * kN];
-    for (std::uint32_t first = 0; first < kLeaves; first += kBatch) {
-      leaves(first, kBatch, batch);
-      for (std::uint32_t b = 0; b < kBatch; ++b) {
-        std::uint8_t* current = batch + b * kN;
-        std::uint32_t idx = first + b;
-        for (std::uint32_t z = 0;; ++z) {
-          if (z == kHeight) {
-            std::memcpy(root, current, kN);
-            break;
-          }
-          if (auth != nullptr && idx == ((target >> z) ^ 1U)) {
-            std::memcpy(auth + z * kN, current, kN);
-          }
-          if ((idx & 1U) == 0) {
-            std::memcpy(stack + z * kN, current, kN);
-            break;
-          }
-          node(z + 1, idx >> 1, stack + z * kN, current, current);
-          idx >>= 1;
-        }
+  // Reduces the 2^height nodes at `nodes` (n bytes each, in index order) to
+  // their root, left in the first slot, one level at a time, each level one
+  // h_many batch computed in place (xmss_node, Alg. 9 lines 8-11, and
+  // fors_node, Alg. 15 lines 9-11). The nodes are at tree height z0, the
+  // first one with index `first` there. When auth is not null, the sibling
+  // of node `target` (counted from the first) at each level is copied to
+  // auth + level * n first: the authentication path of Alg. 10 and 16.
+  //   node_adrs(z, i, adrs): sets adrs to the address of node i at height z
+  template <class NodeAdrs>
+  void reduce(std::uint8_t* nodes, std::size_t height, std::uint32_t z0, std::uint32_t first,
+              std::uint32_t target, std::uint8_t* auth, NodeAdrs&& node_adrs) const noexcept {
+    Adrs* adrs = ws_->adrs.data();
+    for (std::size_t z = 0; z < height; ++z) {
+      if (auth != nullptr) {
+        std::memcpy(auth + z * kN, nodes + ((target >> z) ^ 1U) * kN, kN);
+      }
+      const std::uint32_t count = std::uint32_t{1} << (height - z - 1);
+      const std::uint32_t level_first = first >> (z + 1);
+      const auto level = static_cast<std::uint32_t>(z0 + z + 1);
+      for (std::uint32_t b = 0; b < count; b += static_cast<std::uint32_t>(kBatch)) {
+        const std::uint32_t m = std::min(count - b, static_cast<std::uint32_t>(kBatch));
+        for (std::uint32_t q = 0; q < m; ++q) node_adrs(level, level_first + b + q, adrs[q]);
+        hash_.h_many(adrs, nodes + 2 * std::size_t{b} * kN, nodes + std::size_t{b} * kN, m);
       }
     }
   }
@@ -631,33 +1308,23 @@ class Slh {
   // xmss_node (Alg. 9) for the root, and xmss_sign (Alg. 10) when `sig` is
   // not null: the WOTS+ signature of `msg` by leaf `idx` followed by AUTH.
   // `tree_adrs` has the layer and tree address set. `root` may alias `msg`.
+  // All 2^h' leaves are built first, then the levels above them.
   void xmss_tree(const std::uint8_t* msg, std::uint32_t idx, const Adrs& tree_adrs,
                  std::uint8_t* sig, std::uint8_t* root) const noexcept {
-    if (sig != nullptr) {  // Alg. 10 lines 5-7
-      Adrs adrs = tree_adrs;
-      adrs.set_type_and_clear(AdrsType::wots_hash);
-      adrs.set_key_pair_address(idx);
-      wots_sign(msg, adrs, sig);
+    std::array<std::uint32_t, kLen> digits{};
+    if (sig != nullptr) digits = wots_digits(msg);
+    std::uint8_t* nodes = ws_->xmss_nodes.data();
+    for (std::uint32_t first = 0; first < kXmssLeaves; first += kLeafBatch) {
+      wots_leaves(tree_adrs, first, idx, digits.data(), sig, nodes + first * kN);
     }
-    tree_hash<kHp>(
-        idx,
-        [&](std::uint32_t first, std::uint32_t count, std::uint8_t* out) {
-          for (std::uint32_t j = 0; j < count; ++j) {  // Alg. 9 lines 2-4
-            Adrs adrs = tree_adrs;
-            adrs.set_type_and_clear(AdrsType::wots_hash);
-            adrs.set_key_pair_address(first + j);
-            wots_pk_gen(adrs, out + j * kN);
-          }
-        },
-        [&](std::uint32_t z, std::uint32_t i, const std::uint8_t* left, const std::uint8_t* right,
-            std::uint8_t* out) {  // Alg. 9 lines 8-11
-          Adrs adrs = tree_adrs;
-          adrs.set_type_and_clear(AdrsType::tree);
-          adrs.set_tree_height(z);
-          adrs.set_tree_index(i);
-          hash_.h(adrs, left, right, out);
-        },
-        sig == nullptr ? nullptr : sig + kLen * kN, root);
+    reduce(nodes, kHp, 0, 0, idx, sig == nullptr ? nullptr : sig + kLen * kN,
+           [&](std::uint32_t z, std::uint32_t i, Adrs& adrs) {
+             adrs = tree_adrs;
+             adrs.set_type_and_clear(AdrsType::tree);
+             adrs.set_tree_height(z);
+             adrs.set_tree_index(i);
+           });
+    std::memcpy(root, nodes, kN);
   }
 
   // xmss_pkFromSig (Alg. 11).
@@ -701,6 +1368,7 @@ class Slh {
       adrs.set_layer_address(j);
       adrs.set_tree_address(idx_tree);
       xmss_tree(root, idx_leaf, adrs, sig + j * kXmssSigBytes, root);
+      base::ct_public(root, kN);  // what verification recomputes (Alg. 13 line 11)
     }
   }
 
@@ -742,6 +1410,61 @@ class Slh {
     hash_.t(pk_adrs, roots, kK, pk);
   }
 
+  // FORS leaves first .. first + count - 1 (indices across all k trees,
+  // Alg. 15 lines 2-5: F of the fors_skGen secret) to out + j * n, as
+  // one-step chains whose hash address is the tree index.
+  void fors_leaves(const Adrs& adrs, std::uint32_t first, std::uint32_t count,
+                   std::uint8_t* out) const noexcept {
+    Workspace& ws = *ws_;
+    for (std::uint32_t b = 0; b < count; b += static_cast<std::uint32_t>(kBatch)) {
+      const std::uint32_t m = std::min(count - b, static_cast<std::uint32_t>(kBatch));
+      for (std::uint32_t q = 0; q < m; ++q) {
+        ws.prf_adrs[q] = fors_prf_adrs(adrs, first + b + q);
+        ws.adrs[q] = adrs;
+        ws.adrs[q].set_tree_height(0);
+        ws.start[q] = first + b + q;
+        ws.steps[q] = 1;
+      }
+      ChainJobs jobs;
+      jobs.count = m;
+      jobs.adrs = ws.adrs.data();
+      jobs.prf_adrs = ws.prf_adrs.data();
+      jobs.start = ws.start.data();
+      jobs.steps = ws.steps.data();
+      jobs.x = out + std::size_t{b} * kN;
+      hash_.chains(jobs);
+    }
+  }
+
+  // FORS tree i: its root, and the authentication path of leaf `target`
+  // (fors_sign, Alg. 16 lines 5-10), 2^kForsChunk leaves at a time.
+  void fors_tree(const Adrs& adrs, std::uint32_t i, std::uint32_t target, std::uint8_t* auth,
+                 std::uint8_t* root) const noexcept {
+    constexpr std::uint32_t kChunkLeaves = std::uint32_t{1} << kForsChunk;
+    constexpr std::uint32_t kChunks = std::uint32_t{1} << (kA - kForsChunk);
+    const auto node_adrs = [&](std::uint32_t z, std::uint32_t index, Adrs& a) {
+      a = adrs;
+      a.set_tree_height(z);
+      a.set_tree_index(index);
+    };
+    std::uint8_t* nodes = ws_->fors_nodes.data();
+    std::uint8_t* chunk_roots = ws_->fors_chunk_roots.data();
+    const std::uint32_t tree_first = i << kA;
+    for (std::uint32_t c = 0; c < kChunks; ++c) {
+      const std::uint32_t first = tree_first + c * kChunkLeaves;
+      fors_leaves(adrs, first, kChunkLeaves, nodes);
+      const bool has_target = (target >> kForsChunk) == c;
+      reduce(nodes, kForsChunk, 0, first, target - c * kChunkLeaves,
+             has_target ? auth : nullptr, node_adrs);
+      std::memcpy(chunk_roots + c * kN, nodes, kN);
+    }
+    if constexpr (kChunks > 1) {
+      reduce(chunk_roots, kA - kForsChunk, static_cast<std::uint32_t>(kForsChunk),
+             tree_first >> kForsChunk, target >> kForsChunk, auth + kForsChunk * kN, node_adrs);
+    }
+    std::memcpy(root, chunk_roots, kN);
+  }
+
   // fors_sign (Alg. 16), plus the FORS public key: the k tree roots come out
   // of building the trees, equal to what fors_pkFromSig (Alg. 17) computes
   // from the signature in Alg. 19 line 16. `adrs` is the FORS_TREE address
@@ -753,64 +1476,75 @@ class Slh {
     std::array<std::uint8_t, kK * kN> roots;
     for (std::uint32_t i = 0; i < kK; ++i) {
       std::uint8_t* sig_i = sig + i * (kA + 1) * kN;
-      const std::uint32_t offset = i << kA;  // leaf 0 of tree i
-      hash_.prf(fors_prf_adrs(adrs, offset + indices[i]), sig_i);  // line 4
-      tree_hash<kA>(
-          indices[i],
-          [&](std::uint32_t first, std::uint32_t count, std::uint8_t* out) {
-            // fors_node (Alg. 15) lines 2-5 for `count` leaves.
-            std::array<Adrs, kLeafBatch> leaf_adrs;
-            for (std::uint32_t j = 0; j < count; ++j) {
-              leaf_adrs[j] = fors_prf_adrs(adrs, offset + first + j);
-            }
-            prf_many(leaf_adrs.data(), out, count);
-            for (std::uint32_t j = 0; j < count; ++j) {
-              leaf_adrs[j] = adrs;
-              leaf_adrs[j].set_tree_height(0);
-              leaf_adrs[j].set_tree_index(offset + first + j);
-            }
-            f_many(leaf_adrs.data(), out, count);
-          },
-          [&](std::uint32_t z, std::uint32_t j, const std::uint8_t* left,
-              const std::uint8_t* right, std::uint8_t* out) {  // Alg. 15 lines 9-11
-            Adrs node_adrs = adrs;
-            node_adrs.set_tree_height(z);
-            node_adrs.set_tree_index((i << (kA - z)) + j);
-            hash_.h(node_adrs, left, right, out);
-          },
-          sig_i + kN, roots.data() + i * kN);
+      hash_.prf(fors_prf_adrs(adrs, (i << kA) + indices[i]), sig_i);  // line 4
+      fors_tree(adrs, i, indices[i], sig_i + kN, roots.data() + i * kN);
     }
     fors_roots_to_pk(adrs, roots.data(), pk);
   }
 
-  // fors_pkFromSig (Alg. 17).
-  void fors_pk_from_sig(const std::uint8_t* sig, const std::uint8_t* md, Adrs adrs,
+  // fors_pkFromSig (Alg. 17), the k trees side by side: all k leaves in one
+  // batch, then each level of the k authentication paths in one batch.
+  void fors_pk_from_sig(const std::uint8_t* sig, const std::uint8_t* md, const Adrs& adrs,
                         std::uint8_t* pk) const noexcept {
     std::array<std::uint32_t, kK> indices;
     base_2b(md, kA, kK, indices.data());
-    std::array<std::uint8_t, kK * kN> roots;
+    std::array<std::uint8_t, kK * kN> nodes;
+    std::array<Adrs, kK> node_adrs;
+    std::array<std::uint32_t, kK> leaf, one;
     for (std::uint32_t i = 0; i < kK; ++i) {
-      const std::uint8_t* sk = sig + i * (kA + 1) * kN;
-      const std::uint8_t* auth = sk + kN;
-      std::uint8_t* node = roots.data() + i * kN;
-      adrs.set_tree_height(0);
-      adrs.set_tree_index((i << kA) + indices[i]);
-      hash_.f(adrs, sk, node);
-      for (std::uint32_t j = 0; j < kA; ++j) {
-        adrs.set_tree_height(j + 1);
-        if (((indices[i] >> j) & 1U) == 0) {
-          adrs.set_tree_index(adrs.tree_index() / 2);
-          hash_.h(adrs, node, auth + j * kN, node);
-        } else {
-          adrs.set_tree_index((adrs.tree_index() - 1) / 2);
-          hash_.h(adrs, auth + j * kN, node, node);
-        }
-      }
+      std::memcpy(nodes.data() + i * kN, sig + i * (kA + 1) * kN, kN);  // sk
+      node_adrs[i] = adrs;
+      node_adrs[i].set_tree_height(0);  // lines 6-7; the tree index is the hash address
+      leaf[i] = (i << kA) + indices[i];
+      one[i] = 1;
     }
-    fors_roots_to_pk(adrs, roots.data(), pk);
+    ChainJobs jobs;
+    jobs.count = kK;
+    jobs.adrs = node_adrs.data();
+    jobs.start = leaf.data();
+    jobs.steps = one.data();
+    jobs.x = nodes.data();
+    hash_.chains(jobs);  // line 8
+    std::array<std::uint8_t, 2 * kK * kN> pairs;
+    for (std::uint32_t j = 0; j < kA; ++j) {  // lines 10-20
+      for (std::uint32_t i = 0; i < kK; ++i) {
+        const std::uint8_t* auth = sig + (i * (kA + 1) + 1 + j) * kN;
+        std::uint8_t* pair = pairs.data() + 2 * i * kN;
+        if (((indices[i] >> j) & 1U) == 0) {
+          std::memcpy(pair, nodes.data() + i * kN, kN);
+          std::memcpy(pair + kN, auth, kN);
+        } else {
+          std::memcpy(pair, auth, kN);
+          std::memcpy(pair + kN, nodes.data() + i * kN, kN);
+        }
+        node_adrs[i].set_tree_height(j + 1);
+        node_adrs[i].set_tree_index(leaf[i] >> (j + 1));
+      }
+      hash_.h_many(node_adrs.data(), pairs.data(), nodes.data(), kK);
+    }
+    fors_roots_to_pk(adrs, nodes.data(), pk);
   }
 
   Hashes hash_;
+  Workspace* ws_;  // null when verifying
+};
+
+template <ParameterSet kSet>
+struct SlhWorkspace {
+  using S = Slh<kSet>;
+  std::array<std::uint8_t, S::kXmssLeaves * S::kN> xmss_nodes;
+  std::array<std::uint8_t, S::kBatch * S::kN> chain_ends;
+  std::array<Adrs, S::kBatch> adrs;
+  std::array<Adrs, S::kBatch> prf_adrs;
+  std::array<std::uint32_t, S::kBatch> start;
+  std::array<std::uint32_t, S::kBatch> steps;
+  std::array<std::uint8_t, (std::size_t{1} << S::kForsChunk) * S::kN> fors_nodes;
+  std::array<std::uint8_t, (std::size_t{1} << (S::kA - S::kForsChunk)) * S::kN> fors_chunk_roots;
+
+  ~SlhWorkspace() {
+    base::secure_wipe(chain_ends.data(), chain_ends.size());
+    base::secure_wipe(fors_nodes.data(), fors_nodes.size());
+  }
 };
 
 // Calls fn(std::integral_constant<ParameterSet, set>{}) so that fn can
@@ -854,7 +1588,9 @@ base::Result<Bytes> sign_parts(const SecretKey& sk, MessageParts m, const std::u
   Bytes sig(params(sk.parameter_set()).sig_bytes);
   const std::uint8_t* key = sk.bytes().data();
   const bool consistent = with_parameter_set(sk.parameter_set(), [&](auto set) {
-    return Slh<decltype(set)::value>::sign(key, m, addrnd, sig.data());
+    using S = Slh<decltype(set)::value>;
+    const auto ws = std::make_unique_for_overwrite<typename S::Workspace>();
+    return S::sign(key, m, addrnd, sig.data(), *ws);
   });
   if (!consistent) {
     base::secure_wipe(sig.data(), sig.size());
@@ -934,7 +1670,9 @@ base::Result<KeyPair> keygen(ParameterSet set, ByteView sk_seed, ByteView sk_prf
   }
   SecretBuffer<SecretKey::kMaxBytes> sk;
   with_parameter_set(set, [&](auto s) {
-    Slh<decltype(s)::value>::keygen(sk_seed.data(), sk_prf.data(), pk_seed.data(), sk.data());
+    using S = Slh<decltype(s)::value>;
+    const auto ws = std::make_unique_for_overwrite<typename S::Workspace>();
+    S::keygen(sk_seed.data(), sk_prf.data(), pk_seed.data(), sk.data(), *ws);
   });
   base::Result<SecretKey> secret = SecretKey::from_bytes(set, {sk.data(), params(set).sk_bytes});
   return KeyPair{*secret, secret->public_key()};

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "sion/base/random.hpp"
+#include "sion/crypto/sha2.hpp"
 
 namespace sion::crypto {
 namespace {
@@ -25,30 +26,24 @@ VerifyCache::VerifyCache(std::size_t capacity)
 }
 
 Hash256 VerifyCache::signature_digest(const SignatureBundle& signatures) {
-  Sha3_256 h;
-  h.absorb(base::as_bytes(kSignatureDigestTag));
-  h.absorb(codec::encode(signatures));
-  h.finalize();
-  Hash256 out;
-  h.squeeze(out);
-  return out;
+  Sha256 h;
+  h.update(base::as_bytes(kSignatureDigestTag));
+  h.update(codec::encode(signatures));
+  return h.finalize();
 }
 
 VerifyCache::Key VerifyCache::key(const Hash256& bundle_id, const Hash256& signature_digest,
                                   base::ByteView message, base::ByteView context) const noexcept {
-  Sha3_256 h;
-  h.absorb(base::as_bytes(kCacheTag));
-  h.absorb(salt_);
-  h.absorb(bundle_id);
-  h.absorb(signature_digest);
+  Sha256 h;
+  h.update(base::as_bytes(kCacheTag));
+  h.update(salt_);
+  h.update(bundle_id);
+  h.update(signature_digest);
   const std::uint8_t context_length = static_cast<std::uint8_t>(context.size());
-  h.absorb({&context_length, 1});
-  h.absorb(context);
-  h.absorb(message);
-  h.finalize();
-  Key out;
-  h.squeeze(out);
-  return out;
+  h.update({&context_length, 1});
+  h.update(context);
+  h.update(message);
+  return h.finalize();
 }
 
 bool VerifyCache::contains(const Key& key) {

@@ -10,6 +10,8 @@ rm -rf "$work"
 mkdir -p "$work"
 
 fail() { echo "FAIL ($case_name): $*" >&2; exit 1; }
+# Exit status 77 is ctest's SKIP_RETURN_CODE for these tests.
+skip() { echo "SKIP ($case_name): $*"; exit 77; }
 
 # Runs sion with the given arguments; sets status, out and err.
 run() {
@@ -25,6 +27,15 @@ expect_status() {
 
 expect_line() {  # expect_line TEXT REGEX
   grep -Eq -- "$2" <<<"$1" || fail "no line matching '$2' in: $1"
+}
+
+# The conformance vectors (shared/vectors/README.md): $SION_VECTORS_DIR, or
+# shared/vectors beside the source tree. Skips the case when absent.
+vectors_dir() {
+  local source="${SION_SOURCE_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)}"
+  vectors="${SION_VECTORS_DIR:-$source/../shared/vectors}"
+  [[ -d "$vectors" ]] ||
+    skip "no vector directory $vectors (set SION_VECTORS_DIR to the shared/vectors directory)"
 }
 
 case "$case_name" in
@@ -87,6 +98,82 @@ PY
     expect_status 1
     expect_line "$err" "^sion: error: cannot write '.*/no/such/dir/bench.json': "
     [[ -z "$out" ]] || fail "measured although --json cannot be written: $out"
+    ;;
+  conformance_vectors)
+    # Every vector file (the JSON schemas beside them are not vector files).
+    vectors_dir
+    mapfile -t files < <(find "$vectors" -name '*.json' -not -path '*/schemas/*' | sort)
+    ((${#files[@]} > 0)) || fail "no vector files under $vectors"
+    run conformance "${files[@]}"
+    expect_status 0
+    [[ -z "$err" ]] || fail "stderr: $err"
+    for file in "${files[@]}"; do
+      line=$(grep -F -- "$file: " <<<"$out" | head -n 1)
+      [[ "$line" =~ :\ [1-9][0-9]*\ passed,\ 0\ failed$ ]] || fail "$file: '$line' in: $out"
+    done
+    last=$(tail -n 1 <<<"$out")
+    [[ "$last" =~ ^([0-9]+)\ passed,\ 0\ failed$ ]] || fail "last line: $last"
+    ((BASH_REMATCH[1] > 0)) || fail "no case passed: $last"
+    echo "$last (${#files[@]} files)"
+    ;;
+  conformance_corrupt)
+    # Copies with one expected answer changed each: a flipped signature
+    # nibble in a case SLH-DSA must accept, and a valid Ed25519 case marked
+    # invalid.
+    vectors_dir
+    for file in acvp/slh-dsa-sigver.json wycheproof/ed25519_test.json; do
+      [[ -f "$vectors/$file" ]] || fail "$vectors/$file is missing"
+    done
+    "$python" - "$vectors" "$work" <<'PY'
+import json, sys
+vectors, work = sys.argv[1], sys.argv[2]
+doc = json.load(open(f"{vectors}/acvp/slh-dsa-sigver.json", encoding="utf-8"))
+test = next(t for g in doc["testGroups"] for t in g["tests"] if t["testPassed"])
+sig = test["signature"]
+at = len(sig) // 2
+test["signature"] = sig[:at] + format(int(sig[at], 16) ^ 1, "X") + sig[at + 1:]
+json.dump(doc, open(f"{work}/slh-dsa-sigver.json", "w", encoding="utf-8"))
+doc = json.load(open(f"{vectors}/wycheproof/ed25519_test.json", encoding="utf-8"))
+test = next(t for g in doc["testGroups"] for t in g["tests"] if t["result"] == "valid")
+test["result"] = "invalid"
+json.dump(doc, open(f"{work}/ed25519_test.json", "w", encoding="utf-8"))
+PY
+    run conformance "$work/slh-dsa-sigver.json" "$work/ed25519_test.json"
+    expect_status 1
+    expect_line "$out" '/slh-dsa-sigver\.json: [0-9]+ passed, 1 failed$'
+    expect_line "$out" '^  FAIL tgId [0-9]+ tcId [0-9]+: signature rejected, but testPassed is true'
+    expect_line "$out" '/ed25519_test\.json: [0-9]+ passed, 1 failed$'
+    expect_line "$out" '^  FAIL group [0-9]+ tcId [0-9]+: invalid signature accepted'
+    [[ "$(tail -n 1 <<<"$out")" =~ ^[1-9][0-9]*\ passed,\ 2\ failed$ ]] ||
+      fail "last line: $(tail -n 1 <<<"$out")"
+    # A file that cannot be run outranks failed cases: exit status 2.
+    echo 'not json' >"$work/notes.txt"
+    run conformance "$work/ed25519_test.json" "$work/notes.txt"
+    expect_status 2
+    expect_line "$out" '/ed25519_test\.json: [0-9]+ passed, 1 failed$'
+    expect_line "$err" '^sion: error: .*/notes\.txt: not JSON: '
+    ;;
+  conformance_errors)
+    printf 'this is not JSON\n' >"$work/notes.txt"
+    run conformance "$work/notes.txt"
+    expect_status 2
+    expect_line "$err" "^sion: error: $work/notes\.txt: not JSON: parse error at line 1, column [0-9]+"
+    expect_line "$out" '^0 passed, 0 failed$'
+    echo '{"hello": 1}' >"$work/other.json"
+    run conformance "$work/other.json"
+    expect_status 2
+    expect_line "$err" "^sion: error: $work/other\.json: unknown format"
+    echo '{"format": "pqsig-acvp-merged-v1", "algorithm": "ML-DSA", "mode": "keyGen"}' \
+      >"$work/fields.json"
+    run conformance "$work/fields.json"
+    expect_status 2
+    expect_line "$err" "^sion: error: $work/fields\.json: missing field 'testGroups'$"
+    run conformance "$work/no-such-file.json"
+    expect_status 2
+    expect_line "$err" "^sion: error: $work/no-such-file\.json: no such file$"
+    run conformance
+    expect_status 2
+    expect_line "$err" '^sion: error: FILE is required'
     ;;
   *)
     fail "unknown case"

@@ -8,6 +8,7 @@
 #include "sion/crypto/bundle.hpp"
 #include "sion/crypto/signature.hpp"
 #include "sion/crypto/verify_cache.hpp"
+#include "sion/crypto/verify_units.hpp"
 
 namespace sion::crypto {
 namespace {
@@ -82,6 +83,15 @@ TEST(Bundles, ProfilesHaveTheirSchemes) {
   EXPECT_EQ(profile_schemes(Profile::dual)[1], Scheme::slh_dsa_sha2_128f);
   EXPECT_EQ(profile_schemes(Profile::cold)[0], Scheme::slh_dsa_sha2_128s);
   for (Profile p : kAllProfiles) EXPECT_EQ(profile_from_name(profile_name(p)), p);
+}
+
+TEST(Bundles, VerifyUnitsAreTheSumOfTheParts) {
+  auto dual = SigningBundle::from_seed(Profile::dual, seed_of(3));
+  ASSERT_TRUE(dual.ok());
+  EXPECT_EQ(verify_units(dual->public_bundle()),
+            verify_units(Scheme::ml_dsa_44) + verify_units(Scheme::slh_dsa_sha2_128f));
+  EXPECT_EQ(verify_units(Scheme::ml_dsa_44), 100u);  // the unit's definition
+  for (Scheme scheme : kAllSchemes) EXPECT_GE(verify_units(scheme), 100u) << scheme_name(scheme);
 }
 
 TEST(Bundles, EveryProfileSignsAndVerifies) {

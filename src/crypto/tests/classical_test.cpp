@@ -3,13 +3,16 @@
 // answers, round trips, low-S rules, malformed input, and cross-checks
 // against OpenSSL and libsecp256k1 called directly.
 //
-// Wycheproof policy. "valid" must verify and "invalid" must not, under the
-// permissive verifier (HighS::accept): Wycheproof follows plain ECDSA, where
-// (r, n - s) is as valid as (r, s). The strict verifier (HighS::reject, the
-// consensus rule) is run on every case too and must equal "permissive and
-// s <= (n - 1) / 2". "acceptable" cases (none in the current files) are
-// judged by flag: BER / non-DER encodings must be rejected, since Sion parses
-// strict DER; any other acceptable case is run and reported, not judged.
+// Wycheproof policy, applied by the conformance runner
+// (sion/crypto/conformance.hpp) that runs the files here. "valid" must verify
+// and "invalid" must not, under the permissive verifier (HighS::accept):
+// Wycheproof follows plain ECDSA, where (r, n - s) is as valid as (r, s).
+// The strict verifier (HighS::reject, the consensus rule) is run on every
+// case too and must equal "permissive and s <= (n - 1) / 2", and the
+// compressed form of each P-256 key must give the permissive verdict.
+// "acceptable" cases (none in the current files) are judged by flag: BER /
+// non-DER encodings must be rejected, since Sion parses strict DER; any other
+// acceptable case is run and reported as skipped, not judged.
 
 #include <gtest/gtest.h>
 #include <openssl/bn.h>
@@ -23,17 +26,15 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
-#include <optional>
 #include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "sion/crypto/classical.hpp"
+#include "sion/crypto/conformance.hpp"
 
 namespace sion::crypto {
 namespace {
@@ -41,7 +42,6 @@ namespace {
 namespace fs = std::filesystem;
 using base::ByteView;
 using base::Bytes;
-using nlohmann::json;
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -51,8 +51,6 @@ Bytes hex(std::string_view text) {
   EXPECT_TRUE(bytes.ok()) << text;
   return bytes.ok() ? std::move(bytes).value() : Bytes{};
 }
-
-Bytes hex_field(const json& value) { return hex(value.get<std::string>()); }
 
 template <std::size_t N>
 base::ByteArray<N> array_of(const Bytes& bytes) {
@@ -153,18 +151,6 @@ Bytes der_from_p1363(const Bytes& sig) {
   return out;
 }
 
-// s of a DER signature as 32 big-endian bytes (via OpenSSL), if it parses
-// and fits.
-std::optional<Bytes> der_s(const Bytes& der) {
-  const unsigned char* p = der.data();
-  const SigPtr sig(d2i_ECDSA_SIG(nullptr, &p, static_cast<long>(der.size())));
-  ERR_clear_error();
-  if (sig == nullptr) return std::nullopt;
-  Bytes out(32);
-  if (BN_bn2binpad(ECDSA_SIG_get0_s(sig.get()), out.data(), 32) != 32) return std::nullopt;
-  return out;
-}
-
 Bytes openssl_sha256(ByteView data) {
   Bytes out(32);
   unsigned len = 0;
@@ -173,7 +159,7 @@ Bytes openssl_sha256(ByteView data) {
 }
 
 // ---------------------------------------------------------------------------
-// Wycheproof
+// Wycheproof, through the conformance runner (policy at the top of the file)
 
 fs::path vectors_dir() {
   if (const char* env = std::getenv("SION_VECTORS_DIR"); env != nullptr && *env != '\0') {
@@ -182,135 +168,44 @@ fs::path vectors_dir() {
   return fs::path(SION_SOURCE_DIR) / ".." / "shared" / "vectors";
 }
 
-// Loads vectors_dir()/relative into `var`; skips when the vectors directory
-// is absent, fails when the directory is there but the file is not.
-#define LOAD_VECTORS_OR_SKIP(var, relative)                                                \
-  const fs::path var##_dir = vectors_dir();                                                \
-  if (!fs::is_directory(var##_dir)) {                                                      \
-    GTEST_SKIP() << "Wycheproof vectors not found: no directory " << var##_dir             \
-                 << " (set SION_VECTORS_DIR to the directory holding wycheproof/)";        \
-  }                                                                                        \
-  const fs::path var##_path = var##_dir / (relative);                                      \
-  ASSERT_TRUE(fs::is_regular_file(var##_path)) << var##_path << " is missing";             \
-  const json var = [&] {                                                                   \
-    std::ifstream in(var##_path);                                                          \
-    return json::parse(in);                                                                \
-  }()
-
-struct Tally {
-  std::size_t valid = 0;
-  std::size_t invalid = 0;
-  std::size_t acceptable = 0;
-  std::size_t high_s = 0;  // valid cases the strict verifier must reject
-  std::size_t total() const { return valid + invalid + acceptable; }
-};
-
-bool has_flag(const json& test, std::string_view flag) {
-  for (const auto& f : test.value("flags", json::array())) {
-    if (f.get<std::string>() == flag) return true;
+// Runs wycheproof/<file>, whose groups must all be of `type`. Skips when the
+// vectors directory is absent; fails when the directory is there but the
+// file is not, when the file cannot be run, or when any case fails.
+void run_wycheproof(const std::string& file, const std::string& type) {
+  const fs::path dir = vectors_dir();
+  if (!fs::is_directory(dir)) {
+    GTEST_SKIP() << "Wycheproof vectors not found: no directory " << dir
+                 << " (set SION_VECTORS_DIR to the directory holding wycheproof/)";
   }
-  return false;
-}
-
-// The verdict Sion gives an "acceptable" case, if it commits to one.
-std::optional<bool> acceptable_verdict(const json& test) {
-  if (has_flag(test, "BerEncodedSignature") || has_flag(test, "InvalidEncoding") ||
-      has_flag(test, "MissingZero")) {
-    return false;  // strict DER only
+  const fs::path path = dir / "wycheproof" / file;
+  ASSERT_TRUE(fs::is_regular_file(path)) << path << " is missing";
+  const base::Result<ConformanceReport> report = run_conformance_file(path);
+  ASSERT_TRUE(report.ok()) << report.error().to_string();
+  EXPECT_EQ(report->format, VectorFormat::wycheproof);
+  EXPECT_EQ(report->mode, type) << file << " holds other test types";
+  std::cout << "[ vectors  ] " << file << ": " << report->passed << " passed, " << report->failed
+            << " failed, " << report->skipped << " skipped\n";
+  for (const std::string& note : report->notes) std::cout << "[ vectors  ]   " << note << "\n";
+  for (const CaseNote& skip : report->skips) {
+    std::cout << "[ vectors  ]   tcId " << skip.tc_id << " skipped: " << skip.reason << "\n";
   }
-  return std::nullopt;
-}
-
-// Checks one case's permissive verdict against its expected result.
-void judge(const json& test, bool verified, Tally& tally, const std::string& file) {
-  const std::string result = test.at("result").get<std::string>();
-  const auto id = test.at("tcId").get<int>();
-  const std::string comment = test.value("comment", "");
-  if (result == "valid") {
-    ++tally.valid;
-    EXPECT_TRUE(verified) << file << " tcId " << id << " (valid): " << comment;
-  } else if (result == "invalid") {
-    ++tally.invalid;
-    EXPECT_FALSE(verified) << file << " tcId " << id << " (invalid): " << comment;
-  } else {
-    ASSERT_EQ(result, "acceptable") << file << " tcId " << id;
-    ++tally.acceptable;
-    if (const auto expected = acceptable_verdict(test)) {
-      EXPECT_EQ(verified, *expected) << file << " tcId " << id << " (acceptable): " << comment;
-    } else {
-      std::cout << "[ vectors  ] " << file << " tcId " << id << " acceptable (" << comment
-                << "): " << (verified ? "accepted" : "rejected") << "\n";
-    }
+  ::testing::Test::RecordProperty("vectors_run", static_cast<int>(report->total()));
+  EXPECT_GT(report->passed, 0U) << file << " yielded no passing case";
+  EXPECT_EQ(report->failed, 0U) << file;
+  for (const CaseNote& failure : report->failures) {
+    ADD_FAILURE() << file << " group " << failure.group_id << " tcId " << failure.tc_id << ": "
+                  << failure.reason;
   }
 }
 
-void report(const std::string& file, const json& doc, const Tally& tally, bool ecdsa) {
-  EXPECT_GT(tally.total(), 0U) << file << " yielded no test cases";
-  EXPECT_EQ(tally.total(), doc.at("numberOfTests").get<std::size_t>()) << file;
-  std::cout << "[ vectors  ] " << file << ": " << tally.total() << " cases (" << tally.valid
-            << " valid, " << tally.invalid << " invalid, " << tally.acceptable
-            << " acceptable)";
-  if (ecdsa) std::cout << "; " << tally.high_s << " valid high-S, rejected by the strict verifier";
-  std::cout << "\n";
-  ::testing::Test::RecordProperty("vectors_run", static_cast<int>(tally.total()));
-}
+TEST(ClassicalWycheproof, Ed25519) { run_wycheproof("ed25519_test.json", "EddsaVerify"); }
 
-TEST(ClassicalWycheproof, Ed25519) {
-  const std::string file = "ed25519_test.json";
-  LOAD_VECTORS_OR_SKIP(doc, fs::path("wycheproof") / file);
-  Tally tally;
-  for (const auto& group : doc.at("testGroups")) {
-    ASSERT_EQ(group.at("type"), "EddsaVerify");
-    ASSERT_EQ(group.at("publicKey").at("curve"), "edwards25519");
-    const Bytes pk = hex_field(group.at("publicKey").at("pk"));
-    for (const auto& test : group.at("tests")) {
-      judge(test, ed25519::verify(pk, hex_field(test.at("msg")), hex_field(test.at("sig"))), tally, file);
-    }
-  }
-  report(file, doc, tally, false);
+TEST(ClassicalWycheproof, EcdsaP256Der) {
+  run_wycheproof("ecdsa_secp256r1_sha256_test.json", "EcdsaVerify");
 }
-
-// Both P-256 files: `der` selects the DER file and verify_der().
-void run_p256_file(const std::string& file, bool der) {
-  LOAD_VECTORS_OR_SKIP(doc, fs::path("wycheproof") / file);
-  Tally tally;
-  for (const auto& group : doc.at("testGroups")) {
-    ASSERT_EQ(group.at("type"), der ? "EcdsaVerify" : "EcdsaP1363Verify");
-    ASSERT_EQ(group.at("publicKey").at("curve"), "secp256r1");
-    ASSERT_EQ(group.at("sha"), "SHA-256");
-    const Bytes uncompressed = hex_field(group.at("publicKey").at("uncompressed"));
-    ASSERT_EQ(uncompressed.size(), 65U);
-    const Bytes compressed = p256_reencode(uncompressed, POINT_CONVERSION_COMPRESSED);
-    for (const auto& test : group.at("tests")) {
-      const Bytes msg = hex_field(test.at("msg"));
-      const Bytes sig = hex_field(test.at("sig"));
-      auto run = [&](const Bytes& pk, HighS rule) {
-        return der ? p256::verify_der(pk, msg, sig, rule) : p256::verify(pk, msg, sig, rule);
-      };
-      const bool permissive = run(uncompressed, HighS::accept);
-      judge(test, permissive, tally, file);
-      // The compressed form of the same key gives the same verdict.
-      EXPECT_EQ(run(compressed, HighS::accept), permissive) << file << " tcId " << test.at("tcId");
-      // Strict = permissive and low S.
-      bool high = false;
-      if (permissive) {
-        const std::optional<Bytes> s =
-            der ? der_s(sig) : std::optional<Bytes>(Bytes(sig.begin() + 32, sig.end()));
-        ASSERT_TRUE(s.has_value());
-        high = greater_be(*s, kP256Half);
-        if (high) ++tally.high_s;
-      }
-      EXPECT_EQ(run(uncompressed, HighS::reject), permissive && !high)
-          << file << " tcId " << test.at("tcId") << " (strict)";
-    }
-  }
-  report(file, doc, tally, true);
-}
-
-TEST(ClassicalWycheproof, EcdsaP256Der) { run_p256_file("ecdsa_secp256r1_sha256_test.json", true); }
 
 TEST(ClassicalWycheproof, EcdsaP256P1363) {
-  run_p256_file("ecdsa_secp256r1_sha256_p1363_test.json", false);
+  run_wycheproof("ecdsa_secp256r1_sha256_p1363_test.json", "EcdsaP1363Verify");
 }
 
 // ---------------------------------------------------------------------------

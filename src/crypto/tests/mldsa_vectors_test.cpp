@@ -1,7 +1,8 @@
 // ML-DSA against the conformance vectors in shared/vectors (its README.md
 // describes the files): NIST ACVP keyGen, sigGen and sigVer, and the C2SP
 // Wycheproof sign and verify files. Every case of every file runs; a file
-// that is present but yields no case fails.
+// that is present but yields no case fails. Every suite runs once per
+// dispatch path the machine has (portable, AVX2, AVX-512; cpu_paths.hpp).
 
 #include <gtest/gtest.h>
 
@@ -12,7 +13,9 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <tuple>
 
+#include "cpu_paths.hpp"
 #include "sion/crypto/mldsa.hpp"
 
 namespace sion::crypto::mldsa {
@@ -92,7 +95,12 @@ void report(const std::string& file, std::size_t count) {
 
 // ---- ACVP -------------------------------------------------------------------
 
-TEST(MlDsaAcvp, KeyGen) {
+class MlDsaAcvp : public ::testing::TestWithParam<std::string> {
+ protected:
+  testing::ScopedCpuFeatures cpu_{testing::cpu_path_features(GetParam())};
+};
+
+TEST_P(MlDsaAcvp, KeyGen) {
   LOAD_VECTORS_OR_SKIP(doc, "acvp/ml-dsa-keygen.json");
   std::size_t count = 0;
   for (const auto& group : doc.at("testGroups")) {
@@ -112,7 +120,7 @@ TEST(MlDsaAcvp, KeyGen) {
   report("acvp/ml-dsa-keygen.json", count);
 }
 
-TEST(MlDsaAcvp, SigGen) {
+TEST_P(MlDsaAcvp, SigGen) {
   LOAD_VECTORS_OR_SKIP(doc, "acvp/ml-dsa-siggen.json");
   std::size_t count = 0;
   for (const auto& group : doc.at("testGroups")) {
@@ -154,7 +162,7 @@ TEST(MlDsaAcvp, SigGen) {
   report("acvp/ml-dsa-siggen.json", count);
 }
 
-TEST(MlDsaAcvp, SigVer) {
+TEST_P(MlDsaAcvp, SigVer) {
   LOAD_VECTORS_OR_SKIP(doc, "acvp/ml-dsa-sigver.json");
   std::size_t count = 0;
   for (const auto& group : doc.at("testGroups")) {
@@ -189,6 +197,9 @@ TEST(MlDsaAcvp, SigVer) {
   }
   report("acvp/ml-dsa-sigver.json", count);
 }
+
+INSTANTIATE_TEST_SUITE_P(Paths, MlDsaAcvp, ::testing::ValuesIn(testing::cpu_path_names()),
+                         [](const auto& param_info) { return param_info.param; });
 
 // ---- Wycheproof ---------------------------------------------------------------
 
@@ -245,10 +256,16 @@ void check_wycheproof_sign(const json& test, Level level, const SecretKey& sk,
   }
 }
 
-class MlDsaWycheproof : public ::testing::TestWithParam<const char*> {};
+// Parameter: (level "44" / "65" / "87", dispatch path).
+class MlDsaWycheproof
+    : public ::testing::TestWithParam<std::tuple<const char*, std::string>> {
+ protected:
+  static std::string level() { return std::get<0>(GetParam()); }
+  testing::ScopedCpuFeatures cpu_{testing::cpu_path_features(std::get<1>(GetParam()))};
+};
 
 TEST_P(MlDsaWycheproof, SignSeed) {
-  const std::string file = std::string("wycheproof/mldsa_") + GetParam() + "_sign_seed_test.json";
+  const std::string file = std::string("wycheproof/mldsa_") + level() + "_sign_seed_test.json";
   LOAD_VECTORS_OR_SKIP(doc, file);
   const Level level = parse_level(doc.at("algorithm"));
   std::size_t count = 0;
@@ -278,7 +295,7 @@ TEST_P(MlDsaWycheproof, SignSeed) {
 
 TEST_P(MlDsaWycheproof, SignNoSeed) {
   const std::string file =
-      std::string("wycheproof/mldsa_") + GetParam() + "_sign_noseed_test.json";
+      std::string("wycheproof/mldsa_") + level() + "_sign_noseed_test.json";
   LOAD_VECTORS_OR_SKIP(doc, file);
   const Level level = parse_level(doc.at("algorithm"));
   std::size_t count = 0;
@@ -301,7 +318,7 @@ TEST_P(MlDsaWycheproof, SignNoSeed) {
 }
 
 TEST_P(MlDsaWycheproof, Verify) {
-  const std::string file = std::string("wycheproof/mldsa_") + GetParam() + "_verify_test.json";
+  const std::string file = std::string("wycheproof/mldsa_") + level() + "_verify_test.json";
   LOAD_VECTORS_OR_SKIP(doc, file);
   const Level level = parse_level(doc.at("algorithm"));
   std::size_t count = 0;
@@ -323,9 +340,12 @@ TEST_P(MlDsaWycheproof, Verify) {
   report(file, count);
 }
 
-INSTANTIATE_TEST_SUITE_P(Levels, MlDsaWycheproof, ::testing::Values("44", "65", "87"),
+INSTANTIATE_TEST_SUITE_P(Levels, MlDsaWycheproof,
+                         ::testing::Combine(::testing::Values("44", "65", "87"),
+                                            ::testing::ValuesIn(testing::cpu_path_names())),
                          [](const auto& param_info) {
-                           return std::string("MlDsa") + param_info.param;
+                           return std::string("MlDsa") + std::get<0>(param_info.param) + "_" +
+                                  std::get<1>(param_info.param);
                          });
 
 }  // namespace

@@ -30,10 +30,21 @@ inline constexpr Sha512State kSha512Initial = {
 // The block transforms: FIPS 180-4 Sec. 6.2.2 (SHA-256, 64-byte blocks) and
 // Sec. 6.4.2 (SHA-512, 128-byte blocks), applied to `blocks` consecutive
 // blocks at `data`. Every SHA-2 computation in Sion goes through these two
-// functions, so a CPU-specific version (SHA-NI, ...) selected at run time
-// inside them reaches every caller. Today they are portable C++.
+// functions, so a CPU-specific version selected at run time inside them
+// (sion::base::cpu_features()) reaches every caller: SHA-256 uses the SHA
+// extensions when the CPU has them; SHA-512 is portable C++.
 void sha256_compress(Sha256State& state, const std::uint8_t* data, std::size_t blocks) noexcept;
 void sha512_compress(Sha512State& state, const std::uint8_t* data, std::size_t blocks) noexcept;
+
+// Multi-buffer block transforms: the same as calling
+// sha256_compress(states[i], data[i], blocks) (sha512_compress) for every
+// i < count, for `count` independent messages of equal length, but several
+// at once in SIMD lanes (AVX-512: 16 SHA-256 / 8 SHA-512 lanes, AVX2: 8 / 4)
+// or interleaved SHA-NI streams, whichever the CPU has.
+void sha256_compress_many(Sha256State* states, const std::uint8_t* const* data, std::size_t count,
+                          std::size_t blocks) noexcept;
+void sha512_compress_many(Sha512State* states, const std::uint8_t* const* data, std::size_t count,
+                          std::size_t blocks) noexcept;
 
 struct Sha256Traits {
   using Word = std::uint32_t;

@@ -23,15 +23,15 @@ constexpr std::uint32_t verify_units(Scheme scheme) noexcept {
   switch (scheme) {
     case Scheme::ml_dsa_44: return 100;
     case Scheme::ml_dsa_65: return 200;
-    case Scheme::ml_dsa_87: return 320;
-    case Scheme::slh_dsa_sha2_128s: return 800;
-    case Scheme::slh_dsa_sha2_128f: return 2400;
-    case Scheme::slh_dsa_sha2_192f: return 3600;
-    case Scheme::slh_dsa_sha2_256s: return 1800;
-    case Scheme::slh_dsa_shake_128f: return 4400;
-    case Scheme::ed25519: return 200;
-    case Scheme::ecdsa_p256: return 180;
-    case Scheme::ecdsa_secp256k1: return 90;
+    case Scheme::ml_dsa_87: return 350;
+    case Scheme::slh_dsa_sha2_128s: return 900;
+    case Scheme::slh_dsa_sha2_128f: return 2900;
+    case Scheme::slh_dsa_sha2_192f: return 4000;
+    case Scheme::slh_dsa_sha2_256s: return 2200;
+    case Scheme::slh_dsa_shake_128f: return 19500;
+    case Scheme::ed25519: return 750;
+    case Scheme::ecdsa_p256: return 710;
+    case Scheme::ecdsa_secp256k1: return 380;
   }
   return 0xffffffffu;  // unreachable for valid schemes; prices garbage out
 }
