@@ -5,17 +5,15 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <random>
 #include <set>
-#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "sha2_cpu_paths.hpp"
+#include "sion/crypto/conformance.hpp"
 
 namespace sion::crypto::slhdsa {
 
@@ -26,10 +24,11 @@ namespace {
 
 using base::Bytes;
 using base::ByteView;
-using nlohmann::json;
 
 // ---------------------------------------------------------------------------
-// ACVP vectors (/work/shared/vectors/README.md describes the files).
+// ACVP vectors (shared/vectors/README.md describes the files), judged by the
+// conformance runner (sion/crypto/conformance.hpp, which `sion conformance`
+// also uses).
 
 std::filesystem::path vectors_dir() {
   if (const char* env = std::getenv("SION_VECTORS_DIR"); env != nullptr && *env != '\0') {
@@ -38,28 +37,9 @@ std::filesystem::path vectors_dir() {
   return std::filesystem::path(SION_SOURCE_DIR "/../shared/vectors");
 }
 
-// The parsed file, or nullopt when it is absent (the test then skips).
-std::optional<json> load_vectors(const std::string& file) {
-  const std::filesystem::path path = vectors_dir() / "acvp" / file;
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  return json::parse(in);
-}
-
 std::string missing_message(const std::string& file) {
   return "no " + (vectors_dir() / "acvp" / file).string() +
          " (set SION_VECTORS_DIR to the directory holding acvp/)";
-}
-
-Bytes unhex(const json& value) {
-  base::Result<Bytes> bytes = base::from_hex(value.get<std::string>());
-  if (!bytes) throw std::runtime_error("bad hex in vector file: " + bytes.error().to_string());
-  return std::move(bytes).value();
-}
-
-std::string case_name(const json& group, const json& test) {
-  return "tgId " + std::to_string(group["tgId"].get<int>()) + " tcId " +
-         std::to_string(test["tcId"].get<int>());
 }
 
 // Every vector file runs on every SHA-2 dispatch path this machine has
@@ -77,104 +57,41 @@ class SlhDsaVectors : public ::testing::TestWithParam<VectorParam> {
   ParameterSet set() const { return std::get<0>(GetParam()); }
   const std::string& path() const { return std::get<1>(GetParam()); }
   const Params& p() const { return params(set()); }
-  bool is_mine(const json& group) const { return group["parameterSet"] == p().name; }
-  // How many sigGen cases of each group to run on this path.
+  // How many sigGen cases of each group to run on this path (0: all).
   std::size_t siggen_cases_per_group() const {
     const std::vector<std::string> paths = testing::sha2_cpu_path_names();
     const bool full = path() == paths.front() || path() == paths.back();
     const bool f_set_sha2 = p().family == HashFamily::sha2 && p().name.back() == 'f';
-    return full || f_set_sha2 ? SIZE_MAX : 1;
+    return full || f_set_sha2 ? 0 : 1;
   }
-  void report(const char* mode, int count) const {
+
+  // Runs this set's cases of one file and expects every one to pass.
+  void expect_all_pass(const char* file, const char* mode, std::size_t max_cases_per_group = 0) {
+    const std::filesystem::path path = vectors_dir() / "acvp" / file;
+    if (!std::filesystem::is_regular_file(path)) GTEST_SKIP() << missing_message(file);
+    ConformanceFilter filter;
+    filter.parameter_set = std::string(p().name);
+    filter.max_cases_per_group = max_cases_per_group;
+    const auto report = run_conformance_file(path, filter);
+    ASSERT_TRUE(report.ok()) << report.error().to_string();
+    EXPECT_EQ(report->mode, mode);
     // Counts go to the log and to the XML report (--gtest_output=xml).
-    std::cout << "[ vectors  ] " << p().name << " " << mode << " (" << path() << "): " << count
+    std::cout << "[ vectors  ] " << p().name << " " << mode << " (" << this->path() << "): " << report->passed
               << " cases\n";
-    RecordProperty("vectors", count);
-    EXPECT_GT(count, 0) << "the vector file holds no " << mode << " case for " << p().name;
+    RecordProperty("vectors", static_cast<int>(report->passed));
+    EXPECT_GT(report->passed, 0U) << "the vector file holds no " << mode << " case for " << p().name;
+    EXPECT_EQ(report->failed, 0U);
+    for (const CaseNote& failure : report->failures) {
+      ADD_FAILURE() << file << " tgId " << failure.group_id << " tcId " << failure.tc_id << ": " << failure.reason;
+    }
   }
 
   testing::ScopedCpuFeatures cpu_{testing::sha2_cpu_path_features(path())};
 };
 
-TEST_P(SlhDsaVectors, KeyGen) {
-  const std::optional<json> file = load_vectors("slh-dsa-keygen.json");
-  if (!file) GTEST_SKIP() << missing_message("slh-dsa-keygen.json");
-  int count = 0;
-  for (const json& group : (*file)["testGroups"]) {
-    if (!is_mine(group)) continue;
-    for (const json& test : group["tests"]) {
-      SCOPED_TRACE(case_name(group, test));
-      const base::Result<KeyPair> keys = keygen(set(), unhex(test["skSeed"]),
-                                                unhex(test["skPrf"]), unhex(test["pkSeed"]));
-      ASSERT_TRUE(keys.ok()) << keys.error().to_string();
-      EXPECT_EQ(base::to_hex(keys->secret_key.bytes()), base::to_hex(unhex(test["sk"])));
-      EXPECT_EQ(base::to_hex(keys->public_key.bytes()), base::to_hex(unhex(test["pk"])));
-      ++count;
-    }
-  }
-  report("keyGen", count);
-}
-
-TEST_P(SlhDsaVectors, SigGen) {
-  const std::optional<json> file = load_vectors("slh-dsa-siggen.json");
-  if (!file) GTEST_SKIP() << missing_message("slh-dsa-siggen.json");
-  int count = 0;
-  for (const json& group : (*file)["testGroups"]) {
-    if (!is_mine(group)) continue;
-    const bool external = group["signatureInterface"] == "external";
-    const bool deterministic = group["deterministic"].get<bool>();
-    // The files hold pure and internal groups only (README); a preHash group
-    // would need HashSLH-DSA (Alg. 23), which is not implemented.
-    ASSERT_EQ(group["preHash"], external ? "pure" : "none") << "tgId " << group["tgId"];
-    std::size_t in_group = 0;
-    for (const json& test : group["tests"]) {
-      if (in_group++ == siggen_cases_per_group()) break;
-      SCOPED_TRACE(case_name(group, test));
-      const base::Result<SecretKey> sk = SecretKey::from_bytes(set(), unhex(test["sk"]));
-      ASSERT_TRUE(sk.ok()) << sk.error().to_string();
-      const PublicKey pk = sk->public_key();
-      ASSERT_EQ(base::to_hex(pk.bytes()), base::to_hex(unhex(test["pk"])));
-      const Bytes message = unhex(test["message"]);
-      const Bytes expected = unhex(test["signature"]);
-
-      base::Result<Bytes> sig = Bytes{};
-      if (external) {
-        const Bytes context = unhex(test["context"]);
-        sig = deterministic ? sign_deterministic(*sk, message, context)
-                            : sign(*sk, message, context, unhex(test["additionalRandomness"]));
-        EXPECT_TRUE(verify(pk, message, context, expected));
-      } else {
-        sig = deterministic ? sign_internal_deterministic(*sk, message)
-                            : sign_internal(*sk, message, unhex(test["additionalRandomness"]));
-        EXPECT_TRUE(verify_internal(pk, message, expected));
-      }
-      ASSERT_TRUE(sig.ok()) << sig.error().to_string();
-      ASSERT_EQ(sig->size(), expected.size());
-      EXPECT_TRUE(*sig == expected) << "signature differs from the vector";
-      ++count;
-    }
-  }
-  report("sigGen", count);
-}
-
-TEST_P(SlhDsaVectors, SigVer) {
-  const std::optional<json> file = load_vectors("slh-dsa-sigver.json");
-  if (!file) GTEST_SKIP() << missing_message("slh-dsa-sigver.json");
-  int count = 0;
-  for (const json& group : (*file)["testGroups"]) {
-    if (!is_mine(group)) continue;
-    ASSERT_EQ(group["signatureInterface"], "internal") << "tgId " << group["tgId"];
-    for (const json& test : group["tests"]) {
-      SCOPED_TRACE(case_name(group, test));
-      const base::Result<PublicKey> pk = PublicKey::from_bytes(set(), unhex(test["pk"]));
-      ASSERT_TRUE(pk.ok()) << pk.error().to_string();
-      EXPECT_EQ(verify_internal(*pk, unhex(test["message"]), unhex(test["signature"])),
-                test["testPassed"].get<bool>());
-      ++count;
-    }
-  }
-  report("sigVer", count);
-}
+TEST_P(SlhDsaVectors, KeyGen) { expect_all_pass("slh-dsa-keygen.json", "keyGen"); }
+TEST_P(SlhDsaVectors, SigGen) { expect_all_pass("slh-dsa-siggen.json", "sigGen", siggen_cases_per_group()); }
+TEST_P(SlhDsaVectors, SigVer) { expect_all_pass("slh-dsa-sigver.json", "sigVer"); }
 
 std::string set_test_name(const ::testing::TestParamInfo<ParameterSet>& info) {
   std::string name(params(info.param).name.substr(std::string_view("SLH-DSA-").size()));
@@ -196,17 +113,17 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 // Every group in every file names a parameter set implemented here, so no
-// vector is silently left out by the per-set tests above.
+// vector is silently left out by the per-set tests above: an unfiltered run
+// fails the cases of any group whose set is unknown.
 TEST(SlhDsaVectorFiles, NameOnlyKnownParameterSets) {
   bool any = false;
-  for (const char* file : {"slh-dsa-keygen.json", "slh-dsa-siggen.json", "slh-dsa-sigver.json"}) {
-    const std::optional<json> vectors = load_vectors(file);
-    if (!vectors) continue;
+  for (const char* file : {"slh-dsa-keygen.json", "slh-dsa-sigver.json"}) {
+    const std::filesystem::path path = vectors_dir() / "acvp" / file;
+    if (!std::filesystem::is_regular_file(path)) continue;
     any = true;
-    for (const json& group : (*vectors)["testGroups"]) {
-      EXPECT_TRUE(parameter_set_from_name(group["parameterSet"].get<std::string>()).has_value())
-          << file << " tgId " << group["tgId"] << ": " << group["parameterSet"];
-    }
+    const auto report = run_conformance_file(path);
+    ASSERT_TRUE(report.ok()) << report.error().to_string();
+    EXPECT_EQ(report->failed, 0U) << file;
   }
   if (!any) GTEST_SKIP() << missing_message("slh-dsa-*.json");
 }
