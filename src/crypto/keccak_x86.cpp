@@ -3,7 +3,7 @@
 // never a file- or project-wide -m flag, so the rest of the binary runs on
 // any x86-64; keccak.cpp calls these only when the CPU has the ISA.
 // The permutation is written once, in keccak_x86_rounds.inc, over vector
-// operations that each function defines.
+// operations that each function defines and the .inc undefines again.
 
 #include "keccak_x86.hpp"
 
@@ -19,15 +19,6 @@
 #endif
 
 namespace sion::crypto::detail {
-
-const std::uint64_t kKeccakRoundConstants[24] = {
-    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,
-    0x000000000000808bULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
-    0x000000000000008aULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
-    0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
-    0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
-    0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
-};
 
 #if defined(__x86_64__)
 
@@ -52,16 +43,6 @@ __attribute__((target("avx2"))) void keccak_f1600_x4_avx2(std::uint64_t* lanes,
 #define CHI(a, b, c) XOR(a, _mm256_andnot_si256(b, c))
 #define IOTA(a, rc) XOR(a, _mm256_set1_epi64x(static_cast<long long>(rc)))
 #include "keccak_x86_rounds.inc"
-#undef V
-#undef LOAD
-#undef STORE
-#undef XOR
-#undef XOR5
-#undef ROL
-#undef ROL8
-#undef ROL56
-#undef CHI
-#undef IOTA
 }
 
 // ---- AVX-512VL: 4 states in __m256i, three-input logic and rotations -------
@@ -80,16 +61,6 @@ __attribute__((target("avx2,avx512f,avx512vl"))) void keccak_f1600_x4_avx512vl(
 #define CHI(a, b, c) _mm256_ternarylogic_epi64(a, b, c, 0xd2)
 #define IOTA(a, rc) XOR(a, _mm256_set1_epi64x(static_cast<long long>(rc)))
 #include "keccak_x86_rounds.inc"
-#undef V
-#undef LOAD
-#undef STORE
-#undef XOR
-#undef XOR5
-#undef ROL
-#undef ROL8
-#undef ROL56
-#undef CHI
-#undef IOTA
 }
 
 // ---- AVX-512F: 8 states in __m512i -------------------------------------------
@@ -108,19 +79,10 @@ __attribute__((target("avx2,avx512f"))) void keccak_f1600_x8_avx512(
 #define CHI(a, b, c) _mm512_ternarylogic_epi64(a, b, c, 0xd2)
 #define IOTA(a, rc) XOR(a, _mm512_set1_epi64(static_cast<long long>(rc)))
 #include "keccak_x86_rounds.inc"
-#undef V
-#undef LOAD
-#undef STORE
-#undef XOR
-#undef XOR5
-#undef ROL
-#undef ROL8
-#undef ROL56
-#undef CHI
-#undef IOTA
 }
 
 #else  // not x86-64: never called (cpu_features() reports nothing)
+
 
 void keccak_f1600_x4_avx2(std::uint64_t*, std::size_t) noexcept {}
 void keccak_f1600_x4_avx512vl(std::uint64_t*, std::size_t) noexcept {}

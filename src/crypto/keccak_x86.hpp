@@ -12,8 +12,16 @@
 
 namespace sion::crypto::detail {
 
-// The round constants RC[i_r] (FIPS 202, Alg. 5 and 6).
-extern const std::uint64_t kKeccakRoundConstants[24];
+// The round constants RC[i_r] (FIPS 202, Alg. 5 and 6), shared with the
+// scalar permutation in keccak.cpp.
+inline constexpr std::uint64_t kKeccakRoundConstants[24] = {
+    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,
+    0x000000000000808bULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
+    0x000000000000008aULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
+    0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
+    0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
+    0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
+};
 
 // Four states, lanes[i * stride + j] for j < 4. Needs AVX2.
 void keccak_f1600_x4_avx2(std::uint64_t* lanes, std::size_t stride) noexcept;

@@ -320,31 +320,43 @@ void shake_many(unsigned ways, std::size_t count, SeedFn seed_of, ConsumeFn cons
   }
 }
 
-// SampleInBall (Alg. 29) from the first len bytes of H(c~) (len >= 8):
-// c with tau coefficients +-1, the rest 0. False if those bytes run out
-// before all tau positions are placed (then c is incomplete). Indexes
-// memory by hash output; see the note at the top of the file.
-bool sample_in_ball_from(Poly& c, const std::uint8_t* buf, std::size_t len,
-                         std::size_t tau) noexcept {
+// SampleInBall (Alg. 29, lines 3-12) with the bytes of H(c~) from
+// next_byte(byte), which returns false when there are none left: c with tau
+// coefficients +-1, the rest 0. `buf` holds the first eight bytes (the
+// signs). False if the bytes run out before all tau positions are placed
+// (then c is incomplete). Indexes memory by hash output; see the note at
+// the top of the file.
+template <class NextByte>
+bool sample_in_ball_with(Poly& c, const std::uint8_t* buf, std::size_t tau,
+                         NextByte next_byte) noexcept {
   std::uint64_t signs = 0;
   for (std::size_t i = 0; i < 8; ++i) signs |= std::uint64_t{buf[i]} << (8 * i);
-  std::size_t pos = 8;
   c.c.fill(0);
   for (std::size_t i = kN - tau; i < kN; ++i) {
-    std::size_t j;
+    std::uint8_t byte;
     do {
-      if (pos == len) return false;
-      j = buf[pos++];
-    } while (j > i);
-    c.c[i] = c.c[j];
-    c.c[j] = 1 - 2 * static_cast<std::int32_t>(signs & 1);
+      if (!next_byte(byte)) return false;
+    } while (byte > i);
+    c.c[i] = c.c[byte];
+    c.c[byte] = 1 - 2 * static_cast<std::int32_t>(signs & 1);
     signs >>= 1;
   }
   return true;
 }
 
-// SampleInBall (Alg. 29) from c~, squeezing H(c~) a block at a time for as
-// long as needed.
+// SampleInBall from the first len bytes of H(c~) (len >= 8).
+bool sample_in_ball_from(Poly& c, const std::uint8_t* buf, std::size_t len,
+                         std::size_t tau) noexcept {
+  std::size_t pos = 8;
+  return sample_in_ball_with(c, buf, tau, [&](std::uint8_t& byte) {
+    if (pos == len) return false;
+    byte = buf[pos++];
+    return true;
+  });
+}
+
+// SampleInBall from c~, squeezing H(c~) a block at a time for as long as
+// needed.
 void sample_in_ball(Poly& c, ByteView c_tilde, std::size_t tau) noexcept {
   constexpr std::size_t rate = Shake256::kRateBytes;
   Shake256 h;
@@ -352,23 +364,15 @@ void sample_in_ball(Poly& c, ByteView c_tilde, std::size_t tau) noexcept {
   h.finalize();
   std::uint8_t buf[rate];
   h.squeeze_blocks(buf, 1);
-  std::uint64_t signs = 0;
-  for (std::size_t i = 0; i < 8; ++i) signs |= std::uint64_t{buf[i]} << (8 * i);
   std::size_t pos = 8;
-  c.c.fill(0);
-  for (std::size_t i = kN - tau; i < kN; ++i) {
-    std::size_t j;
-    do {
-      if (pos == rate) {
-        h.squeeze_blocks(buf, 1);
-        pos = 0;
-      }
-      j = buf[pos++];
-    } while (j > i);
-    c.c[i] = c.c[j];
-    c.c[j] = 1 - 2 * static_cast<std::int32_t>(signs & 1);
-    signs >>= 1;
-  }
+  sample_in_ball_with(c, buf, tau, [&](std::uint8_t& byte) {
+    if (pos == rate) {
+      h.squeeze_blocks(buf, 1);
+      pos = 0;
+    }
+    byte = buf[pos++];
+    return true;
+  });
 }
 
 // ---- Several SHAKE jobs on one multi-way permutation --------------------------

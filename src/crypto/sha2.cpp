@@ -6,6 +6,7 @@
 
 #include "sion/base/cpu.hpp"
 #include "sion/crypto/detail/sha2_x86.hpp"
+#include "sha2_simd.hpp"
 
 namespace sion::crypto {
 namespace detail {
@@ -58,123 +59,53 @@ namespace {
 using detail::kSha256K;
 using detail::kSha512K;
 
-inline std::uint32_t load_be32(const std::uint8_t* p) noexcept {
-  std::uint32_t v;
-  std::memcpy(&v, p, 4);
-  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap32(v);
+// Big-endian words (FIPS 180-4, Sec. 3.1) of 4 or 8 bytes.
+template <class Word>
+inline Word byte_swap_if_little(Word v) noexcept {
+  if constexpr (std::endian::native == std::endian::little) {
+    if constexpr (sizeof(Word) == 4) {
+      v = __builtin_bswap32(v);
+    } else {
+      v = __builtin_bswap64(v);
+    }
+  }
   return v;
 }
 
-inline std::uint64_t load_be64(const std::uint8_t* p) noexcept {
-  std::uint64_t v;
-  std::memcpy(&v, p, 8);
-  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap64(v);
-  return v;
+template <class Word>
+inline Word load_be(const std::uint8_t* p) noexcept {
+  Word v;
+  std::memcpy(&v, p, sizeof(Word));
+  return byte_swap_if_little(v);
 }
 
-inline void store_be32(std::uint8_t* p, std::uint32_t v) noexcept {
-  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap32(v);
-  std::memcpy(p, &v, 4);
+template <class Word>
+inline void store_be(std::uint8_t* p, Word v) noexcept {
+  v = byte_swap_if_little(v);
+  std::memcpy(p, &v, sizeof(Word));
 }
 
-inline void store_be64(std::uint8_t* p, std::uint64_t v) noexcept {
-  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap64(v);
-  std::memcpy(p, &v, 8);
+// FIPS 180-4, Sec. 6.2.2 / 6.4.2: sha2_simd.hpp's rounds on single words
+// (one lane, no vector types involved).
+template <class P>
+void compress_portable(std::array<typename P::Word, 8>& state, const std::uint8_t* data,
+                       std::size_t blocks, const typename P::Word* k) noexcept {
+  using Word = typename P::Word;
+  for (; blocks > 0; --blocks, data += 16 * sizeof(Word)) {
+    Word w[16];
+    for (std::size_t t = 0; t < 16; ++t) w[t] = load_be<Word>(data + sizeof(Word) * t);
+    detail::simd::sha2_rounds<P>(state.data(), w, k);
+  }
 }
 
-inline void store_be(std::uint8_t* p, std::uint32_t v) noexcept { store_be32(p, v); }
-inline void store_be(std::uint8_t* p, std::uint64_t v) noexcept { store_be64(p, v); }
-
-// Ch and Maj, shared by SHA-256 and SHA-512 (FIPS 180-4, Sec. 4.1.2 and 4.1.3).
-template <class W>
-constexpr W ch(W x, W y, W z) noexcept {
-  return (x & y) ^ (~x & z);
-}
-template <class W>
-constexpr W maj(W x, W y, W z) noexcept {
-  return (x & y) ^ (x & z) ^ (y & z);
-}
-
-// FIPS 180-4, Sec. 6.2.2, with the functions of Sec. 4.1.2.
 void sha256_compress_portable(Sha256State& state, const std::uint8_t* data,
                               std::size_t blocks) noexcept {
-  for (; blocks > 0; --blocks, data += 64) {
-    // Step 1: the message schedule.
-    std::uint32_t w[64];
-    for (int t = 0; t < 16; ++t) w[t] = load_be32(data + 4 * t);
-    for (int t = 16; t < 64; ++t) {
-      const std::uint32_t x = w[t - 15];
-      const std::uint32_t y = w[t - 2];
-      const std::uint32_t s0 = std::rotr(x, 7) ^ std::rotr(x, 18) ^ (x >> 3);
-      const std::uint32_t s1 = std::rotr(y, 17) ^ std::rotr(y, 19) ^ (y >> 10);
-      w[t] = s1 + w[t - 7] + s0 + w[t - 16];
-    }
-    // Steps 2-4.
-    std::uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
-    std::uint32_t e = state[4], f = state[5], g = state[6], h = state[7];
-    for (int t = 0; t < 64; ++t) {
-      const std::uint32_t big_s1 = std::rotr(e, 6) ^ std::rotr(e, 11) ^ std::rotr(e, 25);
-      const std::uint32_t big_s0 = std::rotr(a, 2) ^ std::rotr(a, 13) ^ std::rotr(a, 22);
-      const std::uint32_t t1 = h + big_s1 + ch(e, f, g) + kSha256K[t] + w[t];
-      const std::uint32_t t2 = big_s0 + maj(a, b, c);
-      h = g;
-      g = f;
-      f = e;
-      e = d + t1;
-      d = c;
-      c = b;
-      b = a;
-      a = t1 + t2;
-    }
-    state[0] += a;
-    state[1] += b;
-    state[2] += c;
-    state[3] += d;
-    state[4] += e;
-    state[5] += f;
-    state[6] += g;
-    state[7] += h;
-  }
+  compress_portable<detail::simd::Sha256Params>(state, data, blocks, kSha256K);
 }
 
-// FIPS 180-4, Sec. 6.4.2, with the functions of Sec. 4.1.3.
 void sha512_compress_portable(Sha512State& state, const std::uint8_t* data,
                               std::size_t blocks) noexcept {
-  for (; blocks > 0; --blocks, data += 128) {
-    std::uint64_t w[80];
-    for (int t = 0; t < 16; ++t) w[t] = load_be64(data + 8 * t);
-    for (int t = 16; t < 80; ++t) {
-      const std::uint64_t x = w[t - 15];
-      const std::uint64_t y = w[t - 2];
-      const std::uint64_t s0 = std::rotr(x, 1) ^ std::rotr(x, 8) ^ (x >> 7);
-      const std::uint64_t s1 = std::rotr(y, 19) ^ std::rotr(y, 61) ^ (y >> 6);
-      w[t] = s1 + w[t - 7] + s0 + w[t - 16];
-    }
-    std::uint64_t a = state[0], b = state[1], c = state[2], d = state[3];
-    std::uint64_t e = state[4], f = state[5], g = state[6], h = state[7];
-    for (int t = 0; t < 80; ++t) {
-      const std::uint64_t big_s1 = std::rotr(e, 14) ^ std::rotr(e, 18) ^ std::rotr(e, 41);
-      const std::uint64_t big_s0 = std::rotr(a, 28) ^ std::rotr(a, 34) ^ std::rotr(a, 39);
-      const std::uint64_t t1 = h + big_s1 + ch(e, f, g) + kSha512K[t] + w[t];
-      const std::uint64_t t2 = big_s0 + maj(a, b, c);
-      h = g;
-      g = f;
-      f = e;
-      e = d + t1;
-      d = c;
-      c = b;
-      b = a;
-      a = t1 + t2;
-    }
-    state[0] += a;
-    state[1] += b;
-    state[2] += c;
-    state[3] += d;
-    state[4] += e;
-    state[5] += f;
-    state[6] += g;
-    state[7] += h;
-  }
+  compress_portable<detail::simd::Sha512Params>(state, data, blocks, kSha512K);
 }
 
 bool use_sha_ni(const base::CpuFeatures& cpu) noexcept { return cpu.sha_ni && cpu.sse42; }
@@ -196,6 +127,20 @@ void compress_group(std::array<Word, 8>* states, const std::uint8_t* const* data
   for (std::size_t l = 0; l < count; ++l) {
     for (std::size_t w = 0; w < 8; ++w) states[l][w] = t[w * kLanes + l];
   }
+}
+
+// States i.. through the AVX2 kernel in groups of up to kLanes, padded,
+// while two or more are left; returns the index of the first one left.
+template <std::size_t kLanes, class Word, class Kernel>
+std::size_t compress_avx2_groups(std::array<Word, 8>* states, const std::uint8_t* const* data,
+                                 std::size_t i, std::size_t count, std::size_t blocks,
+                                 Kernel kernel) noexcept {
+  while (count - i >= 2) {
+    const std::size_t m = std::min<std::size_t>(kLanes, count - i);
+    compress_group<kLanes>(states + i, data + i, m, blocks, kernel);
+    i += m;
+  }
+  return i;
 }
 
 }  // namespace
@@ -238,11 +183,7 @@ void sha256_compress_many(Sha256State* states, const std::uint8_t* const* data, 
     return;
   }
   if (cpu.avx2) {
-    while (count - i >= 2) {
-      const std::size_t m = std::min<std::size_t>(8, count - i);
-      compress_group<8>(states + i, data + i, m, blocks, detail::sha256_compress_x8_avx2);
-      i += m;
-    }
+    i = compress_avx2_groups<8>(states, data, i, count, blocks, detail::sha256_compress_x8_avx2);
   }
   for (; i < count; ++i) sha256_compress_portable(states[i], data[i], blocks);
 }
@@ -262,11 +203,7 @@ void sha512_compress_many(Sha512State* states, const std::uint8_t* const* data, 
     return;
   }
   if (cpu.avx2) {
-    while (count - i >= 2) {
-      const std::size_t m = std::min<std::size_t>(4, count - i);
-      compress_group<4>(states + i, data + i, m, blocks, detail::sha512_compress_x4_avx2);
-      i += m;
-    }
+    i = compress_avx2_groups<4>(states, data, i, count, blocks, detail::sha512_compress_x4_avx2);
   }
   for (; i < count; ++i) sha512_compress_portable(states[i], data[i], blocks);
 }
@@ -309,9 +246,9 @@ typename Sha2<Traits>::Digest Sha2<Traits>::finalize() noexcept {
   }
   std::fill(buffer_.begin() + static_cast<std::ptrdiff_t>(used), buffer_.end() - 8, 0);
   if constexpr (Traits::kLengthBytes == 16) {
-    store_be64(buffer_.data() + kBlockBytes - 16, total_bytes_ >> 61);
+    store_be<std::uint64_t>(buffer_.data() + kBlockBytes - 16, total_bytes_ >> 61);
   }
-  store_be64(buffer_.data() + kBlockBytes - 8, total_bytes_ << 3);
+  store_be<std::uint64_t>(buffer_.data() + kBlockBytes - 8, total_bytes_ << 3);
   Traits::compress(state_, buffer_.data(), 1);
 
   Digest out;
@@ -399,7 +336,7 @@ void mgf1(base::ByteView seed, base::MutableByteView out) noexcept {
   std::size_t left = out.size();
   for (std::uint32_t counter = 0; left > 0; ++counter) {
     std::uint8_t c[4];
-    store_be32(c, counter);
+    store_be(c, counter);
     Hash h;
     h.update(seed);
     h.update(c);

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #define SION_SIMD_INLINE inline __attribute__((always_inline))
 
@@ -30,25 +31,54 @@ typedef std::uint64_t u64x8 __attribute__((vector_size(64)));
 // passed by value.
 #define SION_SIMD_ROR(x, r, bits) (((x) >> (r)) | ((x) << ((bits) - (r))))
 
-// Rounds kBegin .. kEnd - 1 of SHA-256 (Sec. 6.2.2 steps 1 and 3) on the
+// The constants that tell SHA-256 and SHA-512 apart (FIPS 180-4, Sec. 4.1.2,
+// 4.1.3, 4.2 and 6): word size, round count, and the rotations and shifts
+// of sigma0 / sigma1 (message schedule) and Sigma0 / Sigma1 (rounds).
+struct Sha256Params {
+  using Word = std::uint32_t;
+  static constexpr int kBits = 32;
+  static constexpr int kRounds = 64;
+  static constexpr int kSigma0[3] = {7, 18, 3};
+  static constexpr int kSigma1[3] = {17, 19, 10};
+  static constexpr int kSum0[3] = {2, 13, 22};
+  static constexpr int kSum1[3] = {6, 11, 25};
+};
+
+struct Sha512Params {
+  using Word = std::uint64_t;
+  static constexpr int kBits = 64;
+  static constexpr int kRounds = 80;
+  static constexpr int kSigma0[3] = {1, 8, 7};
+  static constexpr int kSigma1[3] = {19, 61, 6};
+  static constexpr int kSum0[3] = {28, 34, 39};
+  static constexpr int kSum1[3] = {14, 18, 41};
+};
+
+// Rounds kBegin .. kEnd - 1 (Sec. 6.2.2 / 6.4.2, steps 1 and 3) on the
 // working variables v[0..7] = a..h, with the message words w[0..15] (the
 // big-endian words of the block; from round 16 on, overwritten by the
 // schedule as a 16-word ring). Rounds 0-15 read w[t] only, so a caller can
-// run rounds 0 .. r - 1 once for blocks that share w[0..r-1].
-template <int kBegin, int kEnd, class V>
-SION_SIMD_INLINE void sha256_round_range(V* v, V* w, const std::uint32_t* k) {
+// run rounds 0 .. r - 1 once for blocks that share w[0..r-1]. V is a lane
+// vector or, for the portable code, P::Word itself.
+template <class P, int kBegin, int kEnd, class V>
+SION_SIMD_INLINE void sha2_round_range(V* v, V* w, const typename P::Word* k) {
+  constexpr int kBits = P::kBits;
   V a = v[0], b = v[1], c = v[2], d = v[3], e = v[4], f = v[5], g = v[6], h = v[7];
-#pragma GCC unroll 64
+#pragma GCC unroll 80
   for (int t = kBegin; t < kEnd; ++t) {
     if (t >= 16) {  // step 1, in a 16-word ring
       const V x = w[(t - 15) & 15];
       const V y = w[(t - 2) & 15];
-      const V s0 = SION_SIMD_ROR(x, 7, 32) ^ SION_SIMD_ROR(x, 18, 32) ^ (x >> 3);
-      const V s1 = SION_SIMD_ROR(y, 17, 32) ^ SION_SIMD_ROR(y, 19, 32) ^ (y >> 10);
+      const V s0 = SION_SIMD_ROR(x, P::kSigma0[0], kBits) ^ SION_SIMD_ROR(x, P::kSigma0[1], kBits) ^
+                   (x >> P::kSigma0[2]);
+      const V s1 = SION_SIMD_ROR(y, P::kSigma1[0], kBits) ^ SION_SIMD_ROR(y, P::kSigma1[1], kBits) ^
+                   (y >> P::kSigma1[2]);
       w[t & 15] += s0 + w[(t - 7) & 15] + s1;
     }
-    const V big_s1 = SION_SIMD_ROR(e, 6, 32) ^ SION_SIMD_ROR(e, 11, 32) ^ SION_SIMD_ROR(e, 25, 32);
-    const V big_s0 = SION_SIMD_ROR(a, 2, 32) ^ SION_SIMD_ROR(a, 13, 32) ^ SION_SIMD_ROR(a, 22, 32);
+    const V big_s1 = SION_SIMD_ROR(e, P::kSum1[0], kBits) ^ SION_SIMD_ROR(e, P::kSum1[1], kBits) ^
+                     SION_SIMD_ROR(e, P::kSum1[2], kBits);
+    const V big_s0 = SION_SIMD_ROR(a, P::kSum0[0], kBits) ^ SION_SIMD_ROR(a, P::kSum0[1], kBits) ^
+                     SION_SIMD_ROR(a, P::kSum0[2], kBits);
     const V t1 = h + big_s1 + (g ^ (e & (f ^ g))) + k[t] + w[t & 15];  // Ch(e, f, g)
     const V t2 = big_s0 + ((a & b) | (c & (a | b)));                  // Maj(a, b, c)
     h = g;
@@ -70,51 +100,28 @@ SION_SIMD_INLINE void sha256_round_range(V* v, V* w, const std::uint32_t* k) {
   v[7] = h;
 }
 
-// 64 rounds of SHA-256 (Sec. 6.2.2 steps 1-4) on s[0..7] (a..h, updated
-// by step 4's additions) with the message words w[0..15] (big-endian words
-// of the block, already decoded; overwritten by the schedule).
-template <class V>
-SION_SIMD_INLINE void sha256_rounds(V* s, V* w, const std::uint32_t* k) {
+// All rounds (Sec. 6.2.2 / 6.4.2 steps 1-4) on s[0..7] (a..h, updated by
+// step 4's additions) with the message words w[0..15] (big-endian words of
+// the block, already decoded; overwritten by the schedule).
+template <class P, class V>
+SION_SIMD_INLINE void sha2_rounds(V* s, V* w, const typename P::Word* k) {
   V v[8];
   for (int i = 0; i < 8; ++i) v[i] = s[i];
-  sha256_round_range<0, 64>(v, w, k);
+  sha2_round_range<P, 0, P::kRounds>(v, w, k);
   for (int i = 0; i < 8; ++i) s[i] += v[i];
 }
 
-// 80 rounds of SHA-512 (Sec. 6.4.2), as sha256_rounds.
+template <int kBegin, int kEnd, class V>
+SION_SIMD_INLINE void sha256_round_range(V* v, V* w, const std::uint32_t* k) {
+  sha2_round_range<Sha256Params, kBegin, kEnd>(v, w, k);
+}
+template <class V>
+SION_SIMD_INLINE void sha256_rounds(V* s, V* w, const std::uint32_t* k) {
+  sha2_rounds<Sha256Params>(s, w, k);
+}
 template <class V>
 SION_SIMD_INLINE void sha512_rounds(V* s, V* w, const std::uint64_t* k) {
-  V a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7];
-#pragma GCC unroll 80
-  for (int t = 0; t < 80; ++t) {
-    if (t >= 16) {
-      const V x = w[(t - 15) & 15];
-      const V y = w[(t - 2) & 15];
-      const V s0 = SION_SIMD_ROR(x, 1, 64) ^ SION_SIMD_ROR(x, 8, 64) ^ (x >> 7);
-      const V s1 = SION_SIMD_ROR(y, 19, 64) ^ SION_SIMD_ROR(y, 61, 64) ^ (y >> 6);
-      w[t & 15] += s0 + w[(t - 7) & 15] + s1;
-    }
-    const V big_s1 = SION_SIMD_ROR(e, 14, 64) ^ SION_SIMD_ROR(e, 18, 64) ^ SION_SIMD_ROR(e, 41, 64);
-    const V big_s0 = SION_SIMD_ROR(a, 28, 64) ^ SION_SIMD_ROR(a, 34, 64) ^ SION_SIMD_ROR(a, 39, 64);
-    const V t1 = h + big_s1 + (g ^ (e & (f ^ g))) + k[t] + w[t & 15];
-    const V t2 = big_s0 + ((a & b) | (c & (a | b)));
-    h = g;
-    g = f;
-    f = e;
-    e = d + t1;
-    d = c;
-    c = b;
-    b = a;
-    a = t1 + t2;
-  }
-  s[0] += a;
-  s[1] += b;
-  s[2] += c;
-  s[3] += d;
-  s[4] += e;
-  s[5] += f;
-  s[6] += g;
-  s[7] += h;
+  sha2_rounds<Sha512Params>(s, w, k);
 }
 
 // Unaligned vector load and store through memcpy (one vmovdqu each).
@@ -219,38 +226,18 @@ SION_SIMD_INLINE void transpose(u64x8* x) {
 
 // Byte order (FIPS 180-4, Sec. 3.1): big-endian words in memory to and
 // from the little-endian lanes of the vector, in place.
-typedef std::uint8_t u8x32 __attribute__((vector_size(32)));
-typedef std::uint8_t u8x64 __attribute__((vector_size(64)));
 
-SION_SIMD_INLINE void byte_swap(u32x8* x) {
-  const u8x32 b = (u8x32)*x;
-  const u8x32 r = __builtin_shufflevector(b, b, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13,
-                                          12, 19, 18, 17, 16, 23, 22, 21, 20, 27, 26, 25, 24, 31,
-                                          30, 29, 28);
-  *x = (u32x8)r;
+template <class V, std::size_t... kByte>
+SION_SIMD_INLINE void byte_swap(V* x, std::index_sequence<kByte...>) {
+  constexpr std::size_t kWord = sizeof((*x)[0]);
+  typedef std::uint8_t Bytes __attribute__((vector_size(sizeof(V))));
+  const Bytes b = (Bytes)*x;
+  // Byte i of the result is byte kWord - 1 - i % kWord of the same word.
+  *x = (V)__builtin_shufflevector(b, b, (kByte / kWord * kWord + kWord - 1 - kByte % kWord)...);
 }
-SION_SIMD_INLINE void byte_swap(u32x16* x) {
-  const u8x64 b = (u8x64)*x;
-  const u8x64 r = __builtin_shufflevector(
-      b, b, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 19, 18, 17, 16, 23, 22, 21, 20,
-      27, 26, 25, 24, 31, 30, 29, 28, 35, 34, 33, 32, 39, 38, 37, 36, 43, 42, 41, 40, 47, 46, 45,
-      44, 51, 50, 49, 48, 55, 54, 53, 52, 59, 58, 57, 56, 63, 62, 61, 60);
-  *x = (u32x16)r;
-}
-SION_SIMD_INLINE void byte_swap(u64x4* x) {
-  const u8x32 b = (u8x32)*x;
-  const u8x32 r = __builtin_shufflevector(b, b, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9,
-                                          8, 23, 22, 21, 20, 19, 18, 17, 16, 31, 30, 29, 28, 27,
-                                          26, 25, 24);
-  *x = (u64x4)r;
-}
-SION_SIMD_INLINE void byte_swap(u64x8* x) {
-  const u8x64 b = (u8x64)*x;
-  const u8x64 r = __builtin_shufflevector(
-      b, b, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 23, 22, 21, 20, 19, 18, 17, 16,
-      31, 30, 29, 28, 27, 26, 25, 24, 39, 38, 37, 36, 35, 34, 33, 32, 47, 46, 45, 44, 43, 42, 41,
-      40, 55, 54, 53, 52, 51, 50, 49, 48, 63, 62, 61, 60, 59, 58, 57, 56);
-  *x = (u64x8)r;
+template <class V>
+SION_SIMD_INLINE void byte_swap(V* x) {
+  byte_swap(x, std::make_index_sequence<sizeof(V)>{});
 }
 
 // Loads block `blk` of every lane as message words: w[t] = word t of the

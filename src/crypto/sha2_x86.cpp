@@ -127,47 +127,38 @@ __attribute__((target("sha,sse4.1"))) void sha256_compress_shani_x2(
 
 namespace {
 
-template <class V, class Word, std::size_t kRounds>
-SION_SIMD_INLINE void compress_lanes(Word* state, const std::uint8_t* const* data,
-                                     std::size_t blocks, const Word* k) {
-  constexpr std::size_t kLanes = sizeof(V) / sizeof(Word);
+template <class V, class P>
+SION_SIMD_INLINE void compress_lanes(typename P::Word* state, const std::uint8_t* const* data,
+                                     std::size_t blocks, const typename P::Word* k) {
+  constexpr std::size_t kLanes = sizeof(V) / sizeof(typename P::Word);
   V s[8];
   for (std::size_t i = 0; i < 8; ++i) simd::load(&s[i], state + i * kLanes);
   for (std::size_t blk = 0; blk < blocks; ++blk) {
     V w[16];
     simd::load_message(w, data, blk);
-    if constexpr (kRounds == 64) {
-      simd::sha256_rounds(s, w, k);
-    } else {
-      simd::sha512_rounds(s, w, k);
-    }
+    simd::sha2_rounds<P>(s, w, k);
   }
   for (std::size_t i = 0; i < 8; ++i) simd::store(state + i * kLanes, &s[i]);
 }
 
 }  // namespace
 
-__attribute__((target("avx2"))) void sha256_compress_x8_avx2(std::uint32_t* state,
-                                                             const std::uint8_t* const* data,
-                                                             std::size_t blocks) noexcept {
-  compress_lanes<simd::u32x8, std::uint32_t, 64>(state, data, blocks, kSha256K);
-}
+// One multi-buffer kernel of sha2_x86.hpp: its ISA, lane vector, SHA-2
+// parameters and constants.
+#define SION_SHA2_LANES_KERNEL(name, isa, V, P, k)                                      \
+  __attribute__((target(isa))) void name(P::Word* state, const std::uint8_t* const* data, \
+                                         std::size_t blocks) noexcept {                  \
+    compress_lanes<V, P>(state, data, blocks, k);                                       \
+  }
 
-__attribute__((target("avx2,avx512f,avx512bw"))) void sha256_compress_x16_avx512(
-    std::uint32_t* state, const std::uint8_t* const* data, std::size_t blocks) noexcept {
-  compress_lanes<simd::u32x16, std::uint32_t, 64>(state, data, blocks, kSha256K);
-}
+SION_SHA2_LANES_KERNEL(sha256_compress_x8_avx2, "avx2", simd::u32x8, simd::Sha256Params, kSha256K)
+SION_SHA2_LANES_KERNEL(sha256_compress_x16_avx512, "avx2,avx512f,avx512bw", simd::u32x16,
+                       simd::Sha256Params, kSha256K)
+SION_SHA2_LANES_KERNEL(sha512_compress_x4_avx2, "avx2", simd::u64x4, simd::Sha512Params, kSha512K)
+SION_SHA2_LANES_KERNEL(sha512_compress_x8_avx512, "avx2,avx512f,avx512bw", simd::u64x8,
+                       simd::Sha512Params, kSha512K)
 
-__attribute__((target("avx2"))) void sha512_compress_x4_avx2(std::uint64_t* state,
-                                                             const std::uint8_t* const* data,
-                                                             std::size_t blocks) noexcept {
-  compress_lanes<simd::u64x4, std::uint64_t, 80>(state, data, blocks, kSha512K);
-}
-
-__attribute__((target("avx2,avx512f,avx512bw"))) void sha512_compress_x8_avx512(
-    std::uint64_t* state, const std::uint8_t* const* data, std::size_t blocks) noexcept {
-  compress_lanes<simd::u64x8, std::uint64_t, 80>(state, data, blocks, kSha512K);
-}
+#undef SION_SHA2_LANES_KERNEL
 
 #else  // not x86-64: never called (cpu_features() reports nothing)
 

@@ -36,11 +36,11 @@
 #include <array>
 #include <bit>
 #include <cstring>
-#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "sion/base/cpu.hpp"
 #include "sion/base/ct.hpp"
@@ -59,18 +59,34 @@ using base::Bytes;
 // interface can sign 0x00 || len(ctx) || ctx || M without copying M.
 using MessageParts = std::span<const ByteView>;
 
-inline void store_be32(std::uint8_t* p, std::uint32_t v) noexcept {
-  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap32(v);
-  std::memcpy(p, &v, 4);
+// 32- and 64-bit words in a byte order: big-endian for SHA-2 (FIPS 180-4,
+// Sec. 3.1), little-endian for Keccak lanes (FIPS 202, Sec. B.1).
+template <class Word>
+inline Word to_order(Word v, std::endian order) noexcept {
+  static_assert(sizeof(Word) == 4 || sizeof(Word) == 8);
+  if (order == std::endian::native) return v;
+  if constexpr (sizeof(Word) == 4) {
+    return __builtin_bswap32(v);
+  } else {
+    return __builtin_bswap64(v);
+  }
 }
 
-inline void store_be64(std::uint8_t* p, std::uint64_t v) noexcept {
-  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap64(v);
-  std::memcpy(p, &v, 8);
+template <class Word, std::endian kOrder = std::endian::big>
+inline Word load_word(const std::uint8_t* p) noexcept {
+  Word v;
+  std::memcpy(&v, p, sizeof(v));
+  return to_order(v, kOrder);
 }
 
-inline void store_be(std::uint8_t* p, std::uint32_t v) noexcept { store_be32(p, v); }
-inline void store_be(std::uint8_t* p, std::uint64_t v) noexcept { store_be64(p, v); }
+template <class Word, std::endian kOrder = std::endian::big>
+inline void store_word(std::uint8_t* p, Word v) noexcept {
+  v = to_order(v, kOrder);
+  std::memcpy(p, &v, sizeof(v));
+}
+
+inline void store_be32(std::uint8_t* p, std::uint32_t v) noexcept { store_word(p, v); }
+inline void store_be64(std::uint8_t* p, std::uint64_t v) noexcept { store_word(p, v); }
 
 // toInt (Alg. 2) for at most 8 bytes.
 inline std::uint64_t to_int(const std::uint8_t* x, std::size_t len) noexcept {
@@ -185,6 +201,21 @@ class Adrs {
     w[5] = hash_or_index_ << 16;
   }
 
+  // compressed_words as the kernels' rows (slhdsa_x86.hpp): row r at
+  // rows[r * stride], six 32-bit rows, or three 64-bit ones for SHA-512.
+  template <class Word>
+  void compressed_rows(Word* rows, std::size_t stride) const noexcept {
+    std::uint32_t w[6];
+    compressed_words(w);
+    if constexpr (sizeof(Word) == 4) {
+      for (std::size_t r = 0; r < 6; ++r) rows[r * stride] = w[r];
+    } else {
+      for (std::size_t r = 0; r < 3; ++r) {
+        rows[r * stride] = (std::uint64_t{w[2 * r]} << 32) | w[2 * r + 1];
+      }
+    }
+  }
+
  private:
   std::uint32_t layer_ = 0;
   std::uint64_t tree_ = 0;
@@ -241,21 +272,75 @@ struct ChainJobs {
   }
 };
 
+// Chain i of `jobs` with single calls, from value x at hash address j (its
+// PRF first if `prf`) to its end; the end value goes to jobs.x.
+template <std::size_t kN, class Hashes>
+void chain_from(const Hashes& hash, const ChainJobs& jobs, std::size_t i, std::uint8_t* x,
+                std::uint32_t j, bool prf) noexcept {
+  if (prf) hash.prf(jobs.prf_adrs[i], x);
+  const std::uint32_t capture = jobs.capture_index(i);
+  const std::uint32_t end = jobs.start[i] + jobs.steps[i];
+  Adrs adrs = jobs.adrs[i];
+  for (;; ++j) {
+    if (j == capture) std::memcpy(jobs.capture_out(i, kN), x, kN);
+    if (j == end) break;
+    adrs.set_hash_address(j);
+    hash.f(adrs, x, x);
+  }
+  std::memmove(jobs.x + i * kN, x, kN);
+}
+
 // The batch calls one single call at a time.
 template <std::size_t kN, class Hashes>
 void chains_one_by_one(const Hashes& hash, const ChainJobs& jobs) noexcept {
   for (std::size_t i = 0; i < jobs.count; ++i) {
-    std::uint8_t* x = jobs.x + i * kN;
-    if (jobs.prf_adrs != nullptr) hash.prf(jobs.prf_adrs[i], x);
-    const std::uint32_t capture = jobs.capture_index(i);
-    Adrs adrs = jobs.adrs[i];
-    std::uint32_t j = jobs.start[i];
-    for (std::uint32_t step = 0; step < jobs.steps[i]; ++step, ++j) {
-      if (j == capture) std::memcpy(jobs.capture_out(i, kN), x, kN);
-      adrs.set_hash_address(j);
-      hash.f(adrs, x, x);
-    }
-    if (j == capture) std::memcpy(jobs.capture_out(i, kN), x, kN);
+    chain_from<kN>(hash, jobs, i, jobs.x + i * kN, jobs.start[i], jobs.prf_adrs != nullptr);
+  }
+}
+
+// Orders order[0..count) by decreasing steps (ties by index), so that
+// chains run side by side have similar lengths. Steps are public.
+// `order` comes in increasing index order; chain lengths are at most
+// w - 1 = 15 everywhere, so a counting sort does it.
+// Returns false when all lengths are equal (the order is left alone).
+inline bool sort_by_steps(const ChainJobs& jobs, std::uint32_t* order, std::size_t count) noexcept {
+  constexpr std::uint32_t kBuckets = 64;
+  std::uint32_t most = 0;
+  bool uniform = true;
+  for (std::size_t q = 0; q < count; ++q) {
+    most = std::max(most, jobs.steps[order[q]]);
+    uniform = uniform && jobs.steps[order[q]] == jobs.steps[order[0]];
+  }
+  if (uniform) return false;
+  if (most >= kBuckets) {
+    std::sort(order, order + count, [&](std::uint32_t a, std::uint32_t b) {
+      return jobs.steps[a] != jobs.steps[b] ? jobs.steps[a] > jobs.steps[b] : a < b;
+    });
+    return true;
+  }
+  std::array<std::uint32_t, kBuckets + 1> first{};  // first[b]: where length kBuckets - 1 - b starts
+  for (std::size_t q = 0; q < count; ++q) ++first[kBuckets - jobs.steps[order[q]]];
+  for (std::uint32_t b = 1; b <= kBuckets; ++b) first[b] += first[b - 1];
+  std::array<std::uint32_t, 256> sorted;
+  for (std::size_t q = 0; q < count; ++q) {
+    sorted[first[kBuckets - 1 - jobs.steps[order[q]]]++] = order[q];
+  }
+  std::copy(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(count), order);
+  return true;
+}
+
+// Calls run(order, m, sorted) for each window of up to 256 chains of
+// `jobs`: order[0..m) are their indices, longest first (sort_by_steps)
+// when `sorted`, else in index order (all of one length).
+template <class Run>
+void by_length(const ChainJobs& jobs, Run&& run) noexcept {
+  constexpr std::size_t kWindow = 256;  // a multiple of every lane count
+  std::array<std::uint32_t, kWindow> order;
+  for (std::size_t first = 0; first < jobs.count; first += kWindow) {
+    const std::size_t m = std::min(kWindow, jobs.count - first);
+    for (std::size_t q = 0; q < m; ++q) order[q] = static_cast<std::uint32_t>(first + q);
+    const bool sorted = sort_by_steps(jobs, order.data(), m);
+    run(order.data(), m, sorted);
   }
 }
 
@@ -269,43 +354,79 @@ void h_one_by_one(const Hashes& hash, const Adrs* adrs, const std::uint8_t* in, 
   }
 }
 
-// SLH-DSA-SHAKE (Sec. 11.1): every function is SHAKE256.
+// SLH-DSA-SHAKE (Sec. 11.1): every function is SHAKE256(PK.seed || ADRS ||
+// M, 8n). For PRF, F and H, PK.seed || ADRS || M (at most 3n + 32 <= 135
+// bytes) and its padding fill one 136-byte block: one Keccak-f[1600] each,
+// built straight into the state as lanes. The batches run kWays such
+// hashes side by side in the multi-state permutations of keccak.hpp, the
+// ways chosen once per operation from cpu_features(): 8 states with
+// AVX-512, 4 with AVX2 (on the CPUs measured about 1 and 1.5 scalar
+// permutations), else one hash at a time.
 template <std::size_t kN>
 class ShakeHashes {
+  static_assert(kN % 8 == 0 && 3 * kN + Adrs::kFullBytes < Shake256::kRateBytes);
+  static constexpr std::size_t kRateLanes = Shake256::kRateBytes / 8;
+  static constexpr std::size_t kValueLanes = kN / 8;
+  // The rate lanes of one padded block (the capacity lanes are zero).
+  using Block = std::array<std::uint64_t, kRateLanes>;
+
  public:
   ShakeHashes(const std::uint8_t* pk_seed, const std::uint8_t* sk_seed) noexcept
-      : pk_seed_(pk_seed), sk_seed_(sk_seed) {}
+      : pk_seed_(pk_seed), sk_seed_(sk_seed), ways_(select_ways()) {}
 
   // PRF(PK.seed, SK.seed, ADRS) = SHAKE256(PK.seed || ADRS || SK.seed, 8n)
   void prf(const Adrs& adrs, std::uint8_t* out) const noexcept {
-    tweak(adrs, {ByteView{sk_seed_, kN}}, out);
+    one_block(adrs, sk_seed_, nullptr, out);
   }
   // F(PK.seed, ADRS, M1) = SHAKE256(PK.seed || ADRS || M1, 8n)
   void f(const Adrs& adrs, const std::uint8_t* in, std::uint8_t* out) const noexcept {
-    tweak(adrs, {ByteView{in, kN}}, out);
+    one_block(adrs, in, nullptr, out);
   }
   // H(PK.seed, ADRS, M2) = SHAKE256(PK.seed || ADRS || M2, 8n), M2 = left || right
   void h(const Adrs& adrs, const std::uint8_t* left, const std::uint8_t* right,
          std::uint8_t* out) const noexcept {
-    tweak(adrs, {ByteView{left, kN}, ByteView{right, kN}}, out);
+    one_block(adrs, left, right, out);
   }
   // T_l(PK.seed, ADRS, M_l) = SHAKE256(PK.seed || ADRS || M_l, 8n), l = count
   void t(const Adrs& adrs, const std::uint8_t* in, std::size_t count,
          std::uint8_t* out) const noexcept {
-    tweak(adrs, {ByteView{in, count * kN}}, out);
+    std::uint8_t a[Adrs::kFullBytes];
+    adrs.write_full(a);
+    Shake256 xof;
+    xof.absorb({pk_seed_, kN});
+    xof.absorb(a);
+    xof.absorb({in, count * kN});
+    xof.finalize();
+    xof.squeeze({out, kN});
   }
 
   // The batch calls (see ChainJobs and h_one_by_one); t_many computes
   // out_i = T_l(adrs[i], in_i) for l = kValues and in_i at in + i * l * n.
-  void chains(const ChainJobs& jobs) const noexcept { chains_one_by_one<kN>(*this, jobs); }
+  void chains(const ChainJobs& jobs) const noexcept {
+    const std::size_t done = with_ways([&](auto ways) {
+      this->template chains_lanes<decltype(ways)::value>(jobs);
+      return jobs.count;
+    });
+    if (done < jobs.count) chains_one_by_one<kN>(*this, jobs);
+  }
   void h_many(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
               std::size_t count) const noexcept {
-    h_one_by_one<kN>(*this, adrs, in, out, count);
+    const std::size_t done = with_ways([&](auto ways) {
+      return this->template h_lanes<decltype(ways)::value>(adrs, in, out, count);
+    });
+    for (std::size_t i = done; i < count; ++i) {
+      h(adrs[i], in + 2 * i * kN, in + (2 * i + 1) * kN, out + i * kN);
+    }
   }
   template <std::size_t kValues>
   void t_many(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
               std::size_t count) const noexcept {
-    for (std::size_t i = 0; i < count; ++i) t(adrs[i], in + i * kValues * kN, kValues, out + i * kN);
+    const std::size_t done = with_ways([&](auto ways) {
+      return this->template t_lanes<kValues, decltype(ways)::value>(adrs, in, out, count);
+    });
+    for (std::size_t i = done; i < count; ++i) {
+      t(adrs[i], in + i * kValues * kN, kValues, out + i * kN);
+    }
   }
 
   // PRF_msg(SK.prf, opt_rand, M) = SHAKE256(SK.prf || opt_rand || M, 8n)
@@ -333,20 +454,244 @@ class ShakeHashes {
   }
 
  private:
-  void tweak(const Adrs& adrs, std::initializer_list<ByteView> inputs,
-             std::uint8_t* out) const noexcept {
+  enum class Ways : std::uint8_t { one, x4, x8 };
+
+  static Ways select_ways() noexcept {
+    const base::CpuFeatures& cpu = base::cpu_features();
+    return cpu.avx512f ? Ways::x8 : cpu.avx2 ? Ways::x4 : Ways::one;
+  }
+
+  // fn(std::integral_constant<std::size_t, kWays>{}) for the ways chosen,
+  // which returns how many of the batch it did; 0 (none) with one way.
+  template <class Fn>
+  std::size_t with_ways(Fn&& fn) const noexcept {
+    switch (ways_) {
+      case Ways::x8:
+        return fn(std::integral_constant<std::size_t, 8>{});
+      case Ways::x4:
+        return fn(std::integral_constant<std::size_t, 4>{});
+      case Ways::one:
+        break;
+    }
+    return 0;
+  }
+
+  // The block PK.seed || ADRS || M || padding (FIPS 202, Sec. 6.2 and B.2:
+  // the suffix 1111 and pad10*1 give 0x1f after M and 0x80 in the last
+  // byte), M = m1 || m2 (m2 may be null), ADRS as 32 bytes.
+  void block(const std::uint8_t* adrs, const std::uint8_t* m1, const std::uint8_t* m2,
+             Block& b) const noexcept {
+    std::size_t w = 0;
+    const auto lanes = [&](const std::uint8_t* bytes, std::size_t count) {
+      for (std::size_t i = 0; i < count; ++i) {
+        b[w++] = load_word<std::uint64_t, std::endian::little>(bytes + 8 * i);
+      }
+    };
+    lanes(pk_seed_, kValueLanes);
+    lanes(adrs, Adrs::kFullBytes / 8);
+    lanes(m1, kValueLanes);
+    if (m2 != nullptr) lanes(m2, kValueLanes);
+    b[w++] = 0x1f;
+    while (w < kRateLanes) b[w++] = 0;
+    b[kRateLanes - 1] |= std::uint64_t{0x80} << 56;
+  }
+
+  // The first n output bytes of a squeezed state: lanes 0 .. n/8 - 1.
+  template <class Lane>
+  static void output(Lane&& lane, std::uint8_t* out) noexcept {
+    for (std::size_t i = 0; i < kValueLanes; ++i) {
+      store_word<std::uint64_t, std::endian::little>(out + 8 * i, lane(i));
+    }
+  }
+
+  void one_block(const Adrs& adrs, const std::uint8_t* m1, const std::uint8_t* m2,
+                 std::uint8_t* out) const noexcept {
     std::uint8_t a[Adrs::kFullBytes];
     adrs.write_full(a);
-    Shake256 xof;
-    xof.absorb({pk_seed_, kN});
-    xof.absorb(a);
-    for (const ByteView in : inputs) xof.absorb(in);
-    xof.finalize();
-    xof.squeeze({out, kN});
+    Block b;
+    block(a, m1, m2, b);
+    KeccakState state{};
+    std::copy(b.begin(), b.end(), state.begin());
+    keccak_f1600(state);
+    output([&](std::size_t i) { return state[i]; }, out);
+    base::secure_wipe(b.data(), sizeof(b));
+    base::secure_wipe(state.data(), sizeof(state));
+  }
+
+  // Lane l of `states` := block b.
+  template <std::size_t kWays>
+  static void put(KeccakStates<kWays>& states, std::size_t l, const Block& b) noexcept {
+    for (std::size_t i = 0; i < kRateLanes; ++i) states.lanes[i][l] = b[i];
+    for (std::size_t i = kRateLanes; i < 25; ++i) states.lanes[i][l] = 0;
+  }
+
+  template <std::size_t kWays>
+  static void permute(KeccakStates<kWays>& states) noexcept {
+    if constexpr (kWays == 8) {
+      keccak_f1600_x8(states);
+    } else {
+      keccak_f1600_x4(states);
+    }
+  }
+
+  // H in groups of kWays (in each group's spare states, zeros); returns how
+  // many it computed, leaving a lone remainder to the caller.
+  template <std::size_t kWays>
+  std::size_t h_lanes(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
+               std::size_t count) const noexcept {
+    std::size_t i = 0;
+    while (count - i >= 2) {
+      const std::size_t m = std::min(kWays, count - i);
+      KeccakStates<kWays> states{};
+      Block b;
+      for (std::size_t q = 0; q < m; ++q) {
+        std::uint8_t a[Adrs::kFullBytes];
+        adrs[i + q].write_full(a);
+        const std::uint8_t* pair = in + 2 * (i + q) * kN;
+        block(a, pair, pair + kN, b);
+        put(states, q, b);
+      }
+      permute(states);
+      for (std::size_t q = 0; q < m; ++q) {
+        output([&](std::size_t r) { return states.lanes[r][q]; }, out + (i + q) * kN);
+      }
+      i += m;
+    }
+    return i;
+  }
+
+  // T_l in groups of kWays sponges (keccak.hpp, Shake256x4 / Shake256x8:
+  // every message is n + 32 + l n bytes); returns how many it computed,
+  // leaving a lone remainder to the caller.
+  template <std::size_t kValues, std::size_t kWays>
+  std::size_t t_lanes(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
+                      std::size_t count) const noexcept {
+    constexpr std::size_t kLen = kN + Adrs::kFullBytes + kValues * kN;
+    constexpr std::size_t kRate = Shake256::kRateBytes;
+    std::array<std::uint8_t, kWays * kLen> messages;
+    std::array<std::uint8_t, kWays * kRate> blocks;
+    std::size_t i = 0;
+    while (count - i >= 2) {
+      const std::size_t m = std::min(kWays, count - i);
+      const std::uint8_t* inputs[kWays];
+      std::uint8_t* outputs[kWays];
+      for (std::size_t q = 0; q < kWays; ++q) {
+        std::uint8_t* msg = messages.data() + q * kLen;
+        if (q < m) {
+          std::memcpy(msg, pk_seed_, kN);
+          adrs[i + q].write_full(msg + kN);
+          std::memcpy(msg + kN + Adrs::kFullBytes, in + (i + q) * kValues * kN, kValues * kN);
+        }
+        inputs[q] = q < m ? msg : messages.data();
+        outputs[q] = q < m ? blocks.data() + q * kRate : nullptr;
+      }
+      KeccakSpongeN<kRate, 0x1f, kWays> sponges;
+      sponges.absorb_once(inputs, kLen);
+      sponges.squeeze_blocks(outputs, 1);
+      for (std::size_t q = 0; q < m; ++q) std::memcpy(out + (i + q) * kN, outputs[q], kN);
+      i += m;
+    }
+    return i;
+  }
+
+  // The chains in windows ordered longest first, each run by chain_queue.
+  template <std::size_t kWays>
+  void chains_lanes(const ChainJobs& jobs) const noexcept {
+    by_length(jobs, [&](const std::uint32_t* order, std::size_t m, bool) {
+      chain_queue<kWays>(jobs, order, m);
+    });
+  }
+
+  // Runs chains order[0..count) on kWays states: a state takes the next
+  // chain as soon as its own ends (a PRF start is one more hash), so the
+  // states stay busy until the queue runs dry; the last chain left alone
+  // finishes with single calls. Which state runs what, and when, follows
+  // from the chain lengths alone (public). The chain values (secret when
+  // signing) are wiped at the end.
+  template <std::size_t kWays>
+  void chain_queue(const ChainJobs& jobs, const std::uint32_t* order,
+                   std::size_t count) const noexcept {
+    struct Lane {
+      std::uint32_t chain = 0;
+      std::uint32_t j = 0;    // the hash address of the next F
+      std::uint32_t end = 0;  // start + steps
+      bool prf = false;       // the next hash is the chain's PRF
+      bool busy = false;
+      std::uint8_t adrs[Adrs::kFullBytes];
+    };
+    std::array<Lane, kWays> lanes;
+    alignas(64) std::array<std::uint8_t, kWays * kN> x;
+    KeccakStates<kWays> states{};
+    Block b;
+    std::size_t next = 0;
+    for (;;) {
+      std::size_t live = 0;  // busy states
+      for (std::size_t l = 0; l < kWays; ++l) {
+        Lane& lane = lanes[l];
+        while (!lane.busy && next < count) {
+          const std::uint32_t i = order[next++];
+          lane.chain = i;
+          lane.j = jobs.start[i];
+          lane.end = lane.j + jobs.steps[i];
+          lane.prf = jobs.prf_adrs != nullptr;
+          (lane.prf ? jobs.prf_adrs : jobs.adrs)[i].write_full(lane.adrs);
+          if (!lane.prf) std::memcpy(x.data() + l * kN, jobs.x + i * kN, kN);
+          lane.busy = lane.prf || lane.j != lane.end;
+          if (!lane.busy) chain_from<kN>(*this, jobs, i, x.data() + l * kN, lane.j, false);
+        }
+        if (lane.busy) ++live;
+      }
+      if (live == 0) break;
+      if (live == 1 && next == count) {
+        for (std::size_t l = 0; l < kWays; ++l) {
+          const Lane& lane = lanes[l];
+          if (lane.busy) {
+            chain_from<kN>(*this, jobs, lane.chain, x.data() + l * kN, lane.j, lane.prf);
+          }
+        }
+        break;
+      }
+      for (std::size_t l = 0; l < kWays; ++l) {
+        Lane& lane = lanes[l];
+        if (!lane.busy) continue;
+        std::uint8_t* xl = x.data() + l * kN;
+        if (lane.prf) {
+          block(lane.adrs, sk_seed_, nullptr, b);
+        } else {
+          if (lane.j == jobs.capture_index(lane.chain)) {
+            std::memcpy(jobs.capture_out(lane.chain, kN), xl, kN);
+          }
+          store_be32(lane.adrs + 28, lane.j);  // the hash address (Sec. 4.2)
+          block(lane.adrs, xl, nullptr, b);
+        }
+        put(states, l, b);
+      }
+      permute(states);
+      for (std::size_t l = 0; l < kWays; ++l) {
+        Lane& lane = lanes[l];
+        if (!lane.busy) continue;
+        std::uint8_t* xl = x.data() + l * kN;
+        output([&](std::size_t r) { return states.lanes[r][l]; }, xl);
+        if (lane.prf) {
+          lane.prf = false;
+          jobs.adrs[lane.chain].write_full(lane.adrs);
+        } else {
+          ++lane.j;
+        }
+        if (lane.j == lane.end) {
+          lane.busy = false;
+          chain_from<kN>(*this, jobs, lane.chain, xl, lane.j, false);  // capture, write back
+        }
+      }
+    }
+    base::secure_wipe(x.data(), x.size());
+    base::secure_wipe(&states, sizeof(states));
+    base::secure_wipe(b.data(), sizeof(b));
   }
 
   const std::uint8_t* pk_seed_;
   const std::uint8_t* sk_seed_;
+  Ways ways_;
 };
 
 // The chaining value after the single block PK.seed || toByte(0, b - n)
@@ -392,21 +737,20 @@ struct OneBlock {
 // The first n bytes of a SHA-2 chaining value (Trunc_n of the digest).
 template <class Word>
 void store_truncated(std::uint8_t* out, const std::array<Word, 8>& state, std::size_t n) noexcept {
-  for (std::size_t i = 0; i < n / sizeof(Word); ++i) store_be(out + i * sizeof(Word), state[i]);
+  for (std::size_t i = 0; i < n / sizeof(Word); ++i) store_word(out + i * sizeof(Word), state[i]);
 }
 
-inline std::uint32_t load_be32(const std::uint8_t* p) noexcept {
-  std::uint32_t v;
-  std::memcpy(&v, p, 4);
-  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap32(v);
-  return v;
+// `words` big-endian words of `in` into one lane of lane-interleaved rows
+// (word r at rows[r * stride]), and back.
+template <class Word>
+void load_rows(const std::uint8_t* in, std::size_t words, Word* rows, std::size_t stride) noexcept {
+  for (std::size_t r = 0; r < words; ++r) rows[r * stride] = load_word<Word>(in + r * sizeof(Word));
 }
 
-inline std::uint64_t load_be64(const std::uint8_t* p) noexcept {
-  std::uint64_t v;
-  std::memcpy(&v, p, 8);
-  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap64(v);
-  return v;
+template <class Word>
+void store_rows(const Word* rows, std::size_t stride, std::size_t words,
+                std::uint8_t* out) noexcept {
+  for (std::size_t r = 0; r < words; ++r) store_word(out + r * sizeof(Word), rows[r * stride]);
 }
 
 // The SHA-2 kernels one SLH-DSA-SHA2 operation uses, chosen once from
@@ -466,7 +810,7 @@ class Sha2Hashes {
       seed_big_ = seed256_;
     }
     if (sk_seed != nullptr) {
-      for (std::size_t i = 0; i < kWords; ++i) sk_words_[i] = load_be32(sk_seed + 4 * i);
+      load_rows(sk_seed, kWords, sk_words_.data(), 1);
     }
   }
   ~Sha2Hashes() { base::secure_wipe(sk_words_.data(), sizeof(sk_words_)); }
@@ -523,45 +867,30 @@ class Sha2Hashes {
       case Lanes::one:
         break;
     }
-    constexpr std::size_t kWindow = 256;
-    std::array<std::uint32_t, kWindow> order;
-    for (std::size_t first = 0; first < jobs.count; first += kWindow) {
-      const std::size_t m = std::min(kWindow, jobs.count - first);
-      for (std::size_t q = 0; q < m; ++q) order[q] = static_cast<std::uint32_t>(first + q);
-      sort_by_steps(jobs, order.data(), m);
-      chains_blocks(jobs, order.data(), m);
-    }
+    by_length(jobs, [&](const std::uint32_t* order, std::size_t m, bool) {
+      chains_blocks(jobs, order, m);
+    });
   }
 
   // out_i = H(adrs[i], in + 2i n .. in + (2i + 2) n), out_i at out + i n;
   // `out` may be `in` (a tree level reduced in place).
   void h_many(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
               std::size_t count) const noexcept {
+    using Word = std::conditional_t<kWide, std::uint64_t, std::uint32_t>;
+    switch (kWide ? kernels_.sha512 : kernels_.sha256) {
+      case Lanes::avx512:
+        h_lanes<Word, 64 / sizeof(Word)>(adrs, in, out, count);
+        return;
+      case Lanes::avx2:
+        h_lanes<Word, 32 / sizeof(Word)>(adrs, in, out, count);
+        return;
+      case Lanes::sha_ni:
+      case Lanes::one:
+        break;
+    }
     if constexpr (kWide) {
-      switch (kernels_.sha512) {
-        case Lanes::avx512:
-          h512_lanes<8>(adrs, in, out, count);
-          return;
-        case Lanes::avx2:
-          h512_lanes<4>(adrs, in, out, count);
-          return;
-        case Lanes::sha_ni:
-        case Lanes::one:
-          break;
-      }
       h_one_by_one<kN>(*this, adrs, in, out, count);
     } else {
-      switch (kernels_.sha256) {
-        case Lanes::avx512:
-          h256_lanes<16>(adrs, in, out, count);
-          return;
-        case Lanes::avx2:
-          h256_lanes<8>(adrs, in, out, count);
-          return;
-        case Lanes::sha_ni:
-        case Lanes::one:
-          break;
-      }
       h256_blocks(adrs, in, out, count);
     }
   }
@@ -669,38 +998,6 @@ class Sha2Hashes {
     }
   }
 
-  // Orders order[0..count) by decreasing steps (ties by index), so that
-  // chains run side by side have similar lengths. Steps are public.
-  // `order` comes in increasing index order; chain lengths are at most
-  // w - 1 = 15 everywhere, so a counting sort does it.
-  // Returns false when all lengths are equal (the order is left alone).
-  static bool sort_by_steps(const ChainJobs& jobs, std::uint32_t* order,
-                            std::size_t count) noexcept {
-    constexpr std::uint32_t kBuckets = 64;
-    std::uint32_t most = 0;
-    bool uniform = true;
-    for (std::size_t q = 0; q < count; ++q) {
-      most = std::max(most, jobs.steps[order[q]]);
-      uniform = uniform && jobs.steps[order[q]] == jobs.steps[order[0]];
-    }
-    if (uniform) return false;
-    if (most >= kBuckets) {
-      std::sort(order, order + count, [&](std::uint32_t a, std::uint32_t b) {
-        return jobs.steps[a] != jobs.steps[b] ? jobs.steps[a] > jobs.steps[b] : a < b;
-      });
-      return true;
-    }
-    std::array<std::uint32_t, kBuckets + 1> first{};  // first[b]: where length kBuckets - 1 - b starts
-    for (std::size_t q = 0; q < count; ++q) ++first[kBuckets - jobs.steps[order[q]]];
-    for (std::uint32_t b = 1; b <= kBuckets; ++b) first[b] += first[b - 1];
-    std::array<std::uint32_t, 256> sorted;
-    for (std::size_t q = 0; q < count; ++q) {
-      sorted[first[kBuckets - 1 - jobs.steps[order[q]]]++] = order[q];
-    }
-    std::copy(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(count), order);
-    return true;
-  }
-
   // --- One or two hashes at a time (portable, SHA-NI) ---
 
   // Chains order[0..count), two at a time with SHA-NI; each chain's block
@@ -795,29 +1092,24 @@ class Sha2Hashes {
   // up to kLanes, so that the lanes finish close together.
   template <std::size_t kLanes>
   void chains_lanes(const ChainJobs& jobs) const noexcept {
-    constexpr std::size_t kWindow = 256;  // a multiple of kLanes
-    std::array<std::uint32_t, kWindow> order;
-    for (std::size_t first = 0; first < jobs.count; first += kWindow) {
-      const std::size_t m = std::min(kWindow, jobs.count - first);
-      for (std::size_t q = 0; q < m; ++q) order[q] = static_cast<std::uint32_t>(first + q);
-      const bool sorted = sort_by_steps(jobs, order.data(), m);
+    by_length(jobs, [&](const std::uint32_t* order, std::size_t m, bool sorted) {
       std::size_t q = 0;
       if (sorted && jobs.prf_adrs == nullptr && jobs.capture_count == 0) {
         while (m - q > kLanes) {
           const std::size_t take = std::min(2 * kLanes, m - q);
-          chain_pair_group<kLanes>(jobs, order.data() + q, take);
+          chain_pair_group<kLanes>(jobs, order + q, take);
           q += take;
         }
       }
-      for (; m - q >= kLanes; q += kLanes) chain_group<kLanes>(jobs, order.data() + q, kLanes);
+      for (; m - q >= kLanes; q += kLanes) chain_group<kLanes>(jobs, order + q, kLanes);
       const std::size_t rest = m - q;
-      if (rest == 0) continue;
+      if (rest == 0) return;
       if (kernels_.sha_ni && 2 * rest < kLanes) {
-        chains_blocks(jobs, order.data() + q, rest);
+        chains_blocks(jobs, order + q, rest);
       } else {
-        chain_group<kLanes>(jobs, order.data() + q, rest);
+        chain_group<kLanes>(jobs, order + q, rest);
       }
-    }
+    });
   }
 
   // One kernel call for the `count` <= kLanes chains which[0..count); the
@@ -838,14 +1130,11 @@ class Sha2Hashes {
     bool capture = false;
     for (std::size_t l = 0; l < kLanes; ++l) {
       const std::uint32_t i = which[l < count ? l : 0];
-      std::uint32_t w[6];
-      jobs.adrs[i].compressed_words(w);
-      for (std::size_t r = 0; r < 6; ++r) adrs[r * kLanes + l] = w[r];
+      jobs.adrs[i].compressed_rows(adrs.data() + l, kLanes);
       if (jobs.prf_adrs != nullptr) {
-        jobs.prf_adrs[i].compressed_words(w);
-        for (std::size_t r = 0; r < 6; ++r) prf_adrs[r * kLanes + l] = w[r];
+        jobs.prf_adrs[i].compressed_rows(prf_adrs.data() + l, kLanes);
       } else {
-        for (std::size_t r = 0; r < kWords; ++r) x[r * kLanes + l] = load_be32(jobs.x + i * kN + 4 * r);
+        load_rows(jobs.x + i * kN, kWords, x.data() + l, kLanes);
       }
       start[l] = jobs.start[i];
       steps[l] = jobs.steps[i];
@@ -874,10 +1163,9 @@ class Sha2Hashes {
     }
     for (std::size_t l = 0; l < count; ++l) {
       const std::uint32_t i = which[l];
-      for (std::size_t r = 0; r < kWords; ++r) store_be32(jobs.x + i * kN + 4 * r, x[r * kLanes + l]);
+      store_rows(x.data() + l, kLanes, kWords, jobs.x + i * kN);
       if (capture_at[l] != ChainJobs::kNoCapture) {
-        std::uint8_t* out = jobs.capture_out(i, kN);
-        for (std::size_t r = 0; r < kWords; ++r) store_be32(out + 4 * r, captured[r * kLanes + l]);
+        store_rows(captured.data() + l, kLanes, kWords, jobs.capture_out(i, kN));
       }
     }
   }
@@ -893,10 +1181,8 @@ class Sha2Hashes {
     alignas(64) std::array<std::uint32_t, kLanes> start, steps, start2, steps2;
     unsigned max_steps = 0;
     const auto pack = [&](std::uint32_t i, std::size_t l, std::uint32_t* a, std::uint32_t* v) {
-      std::uint32_t w[6];
-      jobs.adrs[i].compressed_words(w);
-      for (std::size_t r = 0; r < 6; ++r) a[r * kLanes + l] = w[r];
-      for (std::size_t r = 0; r < kWords; ++r) v[r * kLanes + l] = load_be32(jobs.x + i * kN + 4 * r);
+      jobs.adrs[i].compressed_rows(a + l, kLanes);
+      load_rows(jobs.x + i * kN, kWords, v + l, kLanes);
     };
     for (std::size_t l = 0; l < kLanes; ++l) {
       const std::uint32_t i = which[l];
@@ -922,106 +1208,73 @@ class Sha2Hashes {
       crypto::detail::slh_sha256_chains_x8_avx2(args);
     }
     for (std::size_t l = 0; l < kLanes; ++l) {
-      for (std::size_t r = 0; r < kWords; ++r) {
-        store_be32(jobs.x + which[l] * kN + 4 * r, x[r * kLanes + l]);
-      }
+      store_rows(x.data() + l, kLanes, kWords, jobs.x + which[l] * kN);
       if (count - 1 - l >= kLanes) {
-        for (std::size_t r = 0; r < kWords; ++r) {
-          store_be32(jobs.x + which[count - 1 - l] * kN + 4 * r, x2[r * kLanes + l]);
+        store_rows(x2.data() + l, kLanes, kWords, jobs.x + which[count - 1 - l] * kN);
+      }
+    }
+  }
+
+  // H in groups of kLanes SIMD lanes (Word: SHA-256 or SHA-512 words).
+  // A category 1 remainder of under half the lanes goes to SHA-NI where
+  // there is SHA-NI (as in chains_lanes); a lone remainder on 4 AVX2 lanes
+  // of SHA-512 is cheaper one at a time.
+  template <class Word, std::size_t kLanes>
+  void h_lanes(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
+               std::size_t count) const noexcept {
+    for (std::size_t i = 0; i < count; i += kLanes) {
+      const std::size_t m = std::min(kLanes, count - i);
+      const std::uint8_t* pairs = in + 2 * i * kN;
+      if constexpr (!kWide) {
+        if (kernels_.sha_ni && 2 * m < kLanes) {
+          h256_blocks(adrs + i, pairs, out + i * kN, m);
+          continue;
+        }
+      } else if constexpr (kLanes == 4) {
+        if (m == 1) {
+          h(adrs[i], pairs, pairs + kN, out + i * kN);
+          continue;
         }
       }
+      h_group<Word, kLanes>(adrs + i, pairs, out + i * kN, m);
     }
   }
 
-  // H of category 1 in groups of kLanes; remainder as in chains_lanes.
-  template <std::size_t kLanes>
-  void h256_lanes(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
-                  std::size_t count) const noexcept {
-    std::size_t i = 0;
-    for (; count - i >= kLanes; i += kLanes) h256_group<kLanes>(adrs + i, in + 2 * i * kN, out + i * kN, kLanes);
-    const std::size_t rest = count - i;
-    if (rest == 0) return;
-    if (kernels_.sha_ni && 2 * rest < kLanes) {
-      h256_blocks(adrs + i, in + 2 * i * kN, out + i * kN, rest);
-    } else {
-      h256_group<kLanes>(adrs + i, in + 2 * i * kN, out + i * kN, rest);
-    }
-  }
-
-  template <std::size_t kLanes>
-  void h256_group(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
-                  std::size_t count) const noexcept {
-    alignas(64) std::array<std::uint32_t, 6 * kLanes> a;
-    alignas(64) std::array<std::uint32_t, 2 * kWords * kLanes> m;
-    alignas(64) std::array<std::uint32_t, kWords * kLanes> h;
+  // One kernel call for `count` <= kLanes hashes; spare lanes repeat the first.
+  template <class Word, std::size_t kLanes>
+  void h_group(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
+               std::size_t count) const noexcept {
+    constexpr std::size_t kValueWords = kN / sizeof(Word);
+    constexpr std::size_t kAdrsRows = 24 / sizeof(Word);
+    alignas(64) std::array<Word, kAdrsRows * kLanes> a;
+    alignas(64) std::array<Word, 2 * kValueWords * kLanes> m;
+    alignas(64) std::array<Word, kValueWords * kLanes> h;
     for (std::size_t l = 0; l < kLanes; ++l) {
       const std::size_t i = l < count ? l : 0;
-      std::uint32_t w[6];
-      adrs[i].compressed_words(w);
-      for (std::size_t r = 0; r < 6; ++r) a[r * kLanes + l] = w[r];
-      for (std::size_t r = 0; r < 2 * kWords; ++r) m[r * kLanes + l] = load_be32(in + 2 * i * kN + 4 * r);
+      adrs[i].compressed_rows(a.data() + l, kLanes);
+      load_rows(in + 2 * i * kN, 2 * kValueWords, m.data() + l, kLanes);
     }
-    const crypto::detail::SlhSha256Hash args{seed256_.data(),
-                                     a.data(),
-                                     m.data(),
-                                     h.data(),
-                                     static_cast<unsigned>(2 * kWords),
-                                     static_cast<unsigned>(kWords)};
-    if constexpr (kLanes == 16) {
-      crypto::detail::slh_sha256_hash_x16_avx512(args);
-    } else {
-      crypto::detail::slh_sha256_hash_x8_avx2(args);
-    }
-    for (std::size_t l = 0; l < count; ++l) {
-      for (std::size_t r = 0; r < kWords; ++r) store_be32(out + l * kN + 4 * r, h[r * kLanes + l]);
-    }
-  }
-
-  // H of categories 3 and 5 (SHA-512) in groups of kLanes. A lone
-  // remainder on 4 AVX2 lanes is cheaper one at a time.
-  template <std::size_t kLanes>
-  void h512_lanes(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
-                  std::size_t count) const noexcept {
-    std::size_t i = 0;
-    for (; i < count; i += kLanes) {
-      const std::size_t m = std::min(kLanes, count - i);
-      if (m == 1 && kLanes == 4) {
-        h(adrs[i], in + 2 * i * kN, in + (2 * i + 1) * kN, out + i * kN);
+    constexpr auto kIn = static_cast<unsigned>(2 * kValueWords);
+    constexpr auto kOut = static_cast<unsigned>(kValueWords);
+    if constexpr (sizeof(Word) == 4) {
+      const crypto::detail::SlhSha256Hash args{seed256_.data(), a.data(), m.data(), h.data(),
+                                               kIn, kOut};
+      if constexpr (kLanes == 16) {
+        crypto::detail::slh_sha256_hash_x16_avx512(args);
       } else {
-        h512_group<kLanes>(adrs + i, in + 2 * i * kN, out + i * kN, m);
+        crypto::detail::slh_sha256_hash_x8_avx2(args);
       }
-    }
-  }
-
-  template <std::size_t kLanes>
-  void h512_group(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
-                  std::size_t count) const noexcept {
-    constexpr std::size_t kWords64 = kN / 8;
-    alignas(64) std::array<std::uint64_t, 3 * kLanes> a;
-    alignas(64) std::array<std::uint64_t, 2 * kWords64 * kLanes> m;
-    alignas(64) std::array<std::uint64_t, kWords64 * kLanes> h;
-    for (std::size_t l = 0; l < kLanes; ++l) {
-      const std::size_t i = l < count ? l : 0;
-      std::uint32_t w[6];
-      adrs[i].compressed_words(w);
-      for (std::size_t r = 0; r < 3; ++r) {
-        a[r * kLanes + l] = (std::uint64_t{w[2 * r]} << 32) | w[2 * r + 1];
-      }
-      for (std::size_t r = 0; r < 2 * kWords64; ++r) m[r * kLanes + l] = load_be64(in + 2 * i * kN + 8 * r);
-    }
-    const crypto::detail::SlhSha512Hash args{seed_big_.data(),
-                                     a.data(),
-                                     m.data(),
-                                     h.data(),
-                                     static_cast<unsigned>(2 * kWords64),
-                                     static_cast<unsigned>(kWords64)};
-    if constexpr (kLanes == 8) {
-      crypto::detail::slh_sha512_hash_x8_avx512(args);
     } else {
-      crypto::detail::slh_sha512_hash_x4_avx2(args);
+      const crypto::detail::SlhSha512Hash args{seed_big_.data(), a.data(), m.data(), h.data(),
+                                               kIn, kOut};
+      if constexpr (kLanes == 8) {
+        crypto::detail::slh_sha512_hash_x8_avx512(args);
+      } else {
+        crypto::detail::slh_sha512_hash_x4_avx2(args);
+      }
     }
     for (std::size_t l = 0; l < count; ++l) {
-      for (std::size_t r = 0; r < kWords64; ++r) store_be64(out + l * kN + 8 * r, h[r * kLanes + l]);
+      store_rows(h.data() + l, kLanes, kValueWords, out + l * kN);
     }
   }
 
@@ -1620,16 +1873,28 @@ PublicKey::PublicKey(ParameterSet set, ByteView bytes) noexcept : set_(set) {
   std::memcpy(bytes_.data(), bytes.data(), bytes.size());
 }
 
-base::Result<PublicKey> PublicKey::from_bytes(ParameterSet set, ByteView bytes) {
+namespace {
+
+// What from_bytes checks: a known set, and the key size of that set.
+base::Status check_key_bytes(ParameterSet set, ByteView bytes, bool secret) {
   if (!is_known(set)) {
     return base::fail(base::Errc::invalid_argument, "unknown SLH-DSA parameter set");
   }
-  if (bytes.size() != params(set).pk_bytes) {
+  const std::size_t want = secret ? params(set).sk_bytes : params(set).pk_bytes;
+  if (bytes.size() != want) {
     return base::fail(base::Errc::invalid_value,
-                      std::string(params(set).name) + " public key must be " +
-                          std::to_string(params(set).pk_bytes) + " bytes, got " +
+                      std::string(params(set).name) + (secret ? " secret" : " public") +
+                          " key must be " + std::to_string(want) + " bytes, got " +
                           std::to_string(bytes.size()));
   }
+  return {};
+}
+
+}  // namespace
+
+base::Result<PublicKey> PublicKey::from_bytes(ParameterSet set, ByteView bytes) {
+  base::Status checked = check_key_bytes(set, bytes, false);
+  if (!checked.ok()) return base::fail(std::move(checked).error());
   return PublicKey(set, bytes);
 }
 
@@ -1640,15 +1905,8 @@ SecretKey::SecretKey(ParameterSet set, ByteView bytes) noexcept : set_(set) {
 SecretKey::~SecretKey() { base::secure_wipe(bytes_.data(), bytes_.size()); }
 
 base::Result<SecretKey> SecretKey::from_bytes(ParameterSet set, ByteView bytes) {
-  if (!is_known(set)) {
-    return base::fail(base::Errc::invalid_argument, "unknown SLH-DSA parameter set");
-  }
-  if (bytes.size() != params(set).sk_bytes) {
-    return base::fail(base::Errc::invalid_value,
-                      std::string(params(set).name) + " secret key must be " +
-                          std::to_string(params(set).sk_bytes) + " bytes, got " +
-                          std::to_string(bytes.size()));
-  }
+  base::Status checked = check_key_bytes(set, bytes, true);
+  if (!checked.ok()) return base::fail(std::move(checked).error());
   return SecretKey(set, bytes);
 }
 

@@ -48,8 +48,10 @@ SION_SIMD_INLINE void seed_state(V* s, const std::uint32_t* seed) {
   for (int i = 0; i < 8; ++i) s[i] = V{} + seed[i];
 }
 
+// One-block hashes in every lane: SHA-256 here, SHA-512 below (the
+// overloads of hash_lanes, on the argument type).
 template <class V, unsigned kIn, unsigned kOut>
-SION_SIMD_INLINE void sha256_hash_lanes(const SlhSha256Hash& p) {
+SION_SIMD_INLINE void hash_lanes(const SlhSha256Hash& p) {
   constexpr std::size_t kLanes = sizeof(V) / 4;
   V a[6];
   for (std::size_t r = 0; r < 6; ++r) load(&a[r], p.adrs + r * kLanes);
@@ -187,20 +189,6 @@ SION_SIMD_INLINE void sha256_chain_lanes(const SlhSha256Chains& p) {
 
 #undef SION_SELECT
 
-template <class V>
-SION_SIMD_INLINE void sha256_hash_any(const SlhSha256Hash& p) {
-  // (in, out) words: PRF and F for n = 16, 24, 32; H for n = 16.
-  if (p.in_words == 4 && p.out_words == 4) {
-    sha256_hash_lanes<V, 4, 4>(p);
-  } else if (p.in_words == 8 && p.out_words == 4) {
-    sha256_hash_lanes<V, 8, 4>(p);
-  } else if (p.in_words == 6 && p.out_words == 6) {
-    sha256_hash_lanes<V, 6, 6>(p);
-  } else if (p.in_words == 8 && p.out_words == 8) {
-    sha256_hash_lanes<V, 8, 8>(p);
-  }
-}
-
 template <class V, unsigned kWords>
 SION_SIMD_INLINE void sha256_chains_words(const SlhSha256Chains& p) {
   if (p.capture_at != nullptr) {
@@ -224,7 +212,7 @@ SION_SIMD_INLINE void sha256_chains_any(const SlhSha256Chains& p) {
 }
 
 template <class V, unsigned kIn, unsigned kOut>
-SION_SIMD_INLINE void sha512_hash_lanes(const SlhSha512Hash& p) {
+SION_SIMD_INLINE void hash_lanes(const SlhSha512Hash& p) {
   static_assert(kIn >= 1 && kIn <= 12);
   constexpr std::size_t kLanes = sizeof(V) / 8;
   V a[3];
@@ -245,14 +233,27 @@ SION_SIMD_INLINE void sha512_hash_lanes(const SlhSha512Hash& p) {
   for (std::size_t r = 0; r < kOut; ++r) store(p.out + r * kLanes, &s[r]);
 }
 
+// An (in, out) shape of hash_lanes, in words.
+template <unsigned kIn, unsigned kOut>
+struct Words {};
+
+// hash_lanes for p's in_words and out_words, if among the shapes listed.
+template <class V, class Args, unsigned... kIn, unsigned... kOut>
+SION_SIMD_INLINE void hash_any(const Args& p, Words<kIn, kOut>...) {
+  (void)((p.in_words == kIn && p.out_words == kOut && (hash_lanes<V, kIn, kOut>(p), true)) ||
+         ...);
+}
+
+// SHA-256: PRF and F for n = 16, 24, 32, and H for n = 16.
+template <class V>
+SION_SIMD_INLINE void sha256_hash_any(const SlhSha256Hash& p) {
+  hash_any<V>(p, Words<4, 4>{}, Words<8, 4>{}, Words<6, 6>{}, Words<8, 8>{});
+}
+
+// SHA-512: H for n = 24 and n = 32.
 template <class V>
 SION_SIMD_INLINE void sha512_hash_any(const SlhSha512Hash& p) {
-  // H for n = 24 and n = 32.
-  if (p.in_words == 6 && p.out_words == 3) {
-    sha512_hash_lanes<V, 6, 3>(p);
-  } else if (p.in_words == 8 && p.out_words == 4) {
-    sha512_hash_lanes<V, 8, 4>(p);
-  }
+  hash_any<V>(p, Words<6, 3>{}, Words<8, 4>{});
 }
 
 }  // namespace

@@ -33,6 +33,7 @@
 #include <thread>
 #include <vector>
 
+#include "random_input.hpp"
 #include "sion/crypto/classical.hpp"
 #include "sion/crypto/conformance.hpp"
 
@@ -42,6 +43,8 @@ namespace {
 namespace fs = std::filesystem;
 using base::ByteView;
 using base::Bytes;
+using testing::random_array;
+using testing::random_bytes;
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -63,19 +66,6 @@ base::ByteArray<N> array_of(const Bytes& bytes) {
 template <std::size_t N>
 Bytes vec(const base::ByteArray<N>& a) {
   return Bytes(a.begin(), a.end());
-}
-
-Bytes random_bytes(std::mt19937_64& rng, std::size_t len) {
-  Bytes out(len);
-  for (auto& b : out) b = static_cast<std::uint8_t>(rng());
-  return out;
-}
-
-template <std::size_t N>
-base::ByteArray<N> random_array(std::mt19937_64& rng) {
-  base::ByteArray<N> out{};
-  for (auto& b : out) b = static_cast<std::uint8_t>(rng());
-  return out;
 }
 
 // a - b for 32-byte big-endian values with a >= b.
@@ -402,45 +392,69 @@ TEST(P256, RandomizedSigning) {
   EXPECT_TRUE(p256::verify(*pk, msg, *b));
 }
 
-TEST(P256, MalformedInputsAreFalse) {
-  std::mt19937_64 rng(2);
+// A public key and a signature on `msg` under a fresh random secret, as bytes.
+struct SignedBytes {
+  Bytes pk, sig;
+};
+template <auto kKeygen, auto kSign>
+SignedBytes sign_with_random_key(std::mt19937_64& rng, const Bytes& msg) {
   const auto secret = random_array<32>(rng);
-  const Bytes msg = hex("00ff");
-  const Bytes pk = vec(*p256::keygen(secret));
-  const Bytes sig = vec(*p256::sign(secret, msg));
-  const Bytes uncompressed = p256_reencode(pk, POINT_CONVERSION_UNCOMPRESSED);
+  return {vec(*kKeygen(secret)), vec(*kSign(secret, msg))};
+}
+
+// p256::verify or secp256k1::verify.
+using EcdsaVerify = bool (*)(ByteView, ByteView, ByteView, HighS) noexcept;
+
+// What every ECDSA verifier must refuse, given a valid (pk, msg, sig) on a
+// curve of order n and the key's uncompressed form: signatures of the wrong
+// length or with r or s outside [1, n - 1] (SEC 1 Sec. 4.1.4 step 1); public
+// keys of the wrong length or prefix, the hybrid form of the real point,
+// x >= p, a point off the curve, infinity; random signatures and keys.
+void expect_malformed_ecdsa_false(EcdsaVerify verify, const Bytes& n, const Bytes& pk,
+                                  const Bytes& uncompressed, const Bytes& msg, const Bytes& sig,
+                                  std::mt19937_64& rng) {
   const Bytes zero(32, 0);
   const Bytes r(sig.begin(), sig.begin() + 32);
   const Bytes s(sig.begin() + 32, sig.end());
-  // Signature lengths and scalar ranges.
   for (std::size_t len : {0U, 1U, 32U, 63U, 65U, 72U}) {
-    EXPECT_FALSE(p256::verify(pk, msg, Bytes(len, 0x11), HighS::accept)) << len;
+    EXPECT_FALSE(verify(pk, msg, Bytes(len, 0x11), HighS::accept)) << len;
   }
-  EXPECT_FALSE(p256::verify(pk, msg, concat(zero, s), HighS::accept));
-  EXPECT_FALSE(p256::verify(pk, msg, concat(r, zero), HighS::accept));
-  EXPECT_FALSE(p256::verify(pk, msg, concat(kP256N, s), HighS::accept));
-  EXPECT_FALSE(p256::verify(pk, msg, concat(r, kP256N), HighS::accept));
-  EXPECT_FALSE(p256::verify(pk, msg, Bytes(64, 0xff), HighS::accept));
-  // Public key shapes: lengths, prefixes, hybrid form of a real point,
-  // x >= p, off-curve points.
+  EXPECT_FALSE(verify(pk, msg, concat(zero, s), HighS::accept));
+  EXPECT_FALSE(verify(pk, msg, concat(r, zero), HighS::accept));
+  EXPECT_FALSE(verify(pk, msg, concat(n, s), HighS::accept));
+  EXPECT_FALSE(verify(pk, msg, concat(r, n), HighS::accept));
+  EXPECT_FALSE(verify(pk, msg, Bytes(64, 0xff), HighS::accept));
   for (std::size_t len : {0U, 1U, 32U, 34U, 64U, 66U}) {
-    EXPECT_FALSE(p256::verify(Bytes(len, 0x02), msg, sig)) << len;
+    EXPECT_FALSE(verify(Bytes(len, 0x02), msg, sig, HighS::reject)) << len;
   }
-  Bytes bad_prefix = pk;
-  bad_prefix[0] = 0x04;
-  EXPECT_FALSE(p256::verify(bad_prefix, msg, sig));
-  bad_prefix[0] = 0x05;
-  EXPECT_FALSE(p256::verify(bad_prefix, msg, sig));
+  for (const std::uint8_t prefix : {std::uint8_t{0x04}, std::uint8_t{0x05}}) {
+    Bytes bad_prefix = pk;
+    bad_prefix[0] = prefix;
+    EXPECT_FALSE(verify(bad_prefix, msg, sig, HighS::reject)) << int{prefix};
+  }
   Bytes hybrid = uncompressed;
   hybrid[0] = static_cast<std::uint8_t>(0x06 | (uncompressed[64] & 1));
-  EXPECT_FALSE(p256::verify(hybrid, msg, sig));
+  EXPECT_FALSE(verify(hybrid, msg, sig, HighS::reject));
   Bytes uncompressed_bad_prefix = uncompressed;
   uncompressed_bad_prefix[0] = 0x03;
-  EXPECT_FALSE(p256::verify(uncompressed_bad_prefix, msg, sig));
-  EXPECT_FALSE(p256::verify(concat({0x02}, Bytes(32, 0xff)), msg, sig));
-  EXPECT_FALSE(p256::verify(concat({0x04}, Bytes(64, 0xff)), msg, sig));
-  EXPECT_FALSE(p256::verify(flip_bit(uncompressed, 64 * 8), msg, sig));  // y + 1 or y - 1
-  EXPECT_FALSE(p256::verify(Bytes{0x00}, msg, sig));  // infinity
+  EXPECT_FALSE(verify(uncompressed_bad_prefix, msg, sig, HighS::reject));
+  EXPECT_FALSE(verify(concat({0x02}, Bytes(32, 0xff)), msg, sig, HighS::reject));
+  EXPECT_FALSE(verify(concat({0x04}, Bytes(64, 0xff)), msg, sig, HighS::reject));
+  EXPECT_FALSE(verify(flip_bit(uncompressed, 64 * 8), msg, sig, HighS::reject));  // y + 1 or y - 1
+  EXPECT_FALSE(verify(Bytes{0x00}, msg, sig, HighS::reject));  // infinity
+  for (int i = 0; i < 200; ++i) {
+    EXPECT_FALSE(verify(pk, msg, random_bytes(rng, 64), HighS::accept));
+    EXPECT_FALSE(verify(random_bytes(rng, 33), msg, sig, HighS::reject));
+  }
+}
+
+TEST(P256, MalformedInputsAreFalse) {
+  std::mt19937_64 rng(2);
+  const Bytes msg = hex("00ff");
+  const auto [pk, sig] = sign_with_random_key<p256::keygen, p256::sign>(rng, msg);
+  const Bytes uncompressed = p256_reencode(pk, POINT_CONVERSION_UNCOMPRESSED);
+  ASSERT_TRUE(p256::verify(uncompressed, msg, sig));
+  expect_malformed_ecdsa_false(&p256::verify, kP256N, pk, uncompressed, msg, sig, rng);
   // Compressed x with no point (x^3 - 3x + b a non-residue): found by probing.
   std::size_t off_curve = 0;
   for (int i = 0; i < 64; ++i) {
@@ -470,8 +484,6 @@ TEST(P256, MalformedInputsAreFalse) {
   for (int i = 0; i < 200; ++i) {
     const Bytes junk = random_bytes(rng, rng() % 80);
     EXPECT_FALSE(p256::verify_der(pk, msg, junk, HighS::accept));
-    EXPECT_FALSE(p256::verify(pk, msg, random_bytes(rng, 64), HighS::accept));
-    EXPECT_FALSE(p256::verify(random_bytes(rng, 33), msg, sig));
   }
 }
 
@@ -572,24 +584,8 @@ TEST(Secp256k1, RoundTripLowSAndCrossCheck) {
 
 TEST(Secp256k1, MalformedInputsAreFalse) {
   std::mt19937_64 rng(3);
-  const auto secret = random_array<32>(rng);
   const Bytes msg = hex("42");
-  const Bytes pk = vec(*secp256k1::keygen(secret));
-  const Bytes sig = vec(*secp256k1::sign(secret, msg));
-  const Bytes zero(32, 0);
-  const Bytes r(sig.begin(), sig.begin() + 32);
-  const Bytes s(sig.begin() + 32, sig.end());
-  for (std::size_t len : {0U, 1U, 32U, 63U, 65U, 72U}) {
-    EXPECT_FALSE(secp256k1::verify(pk, msg, Bytes(len, 0x11), HighS::accept)) << len;
-  }
-  EXPECT_FALSE(secp256k1::verify(pk, msg, concat(zero, s), HighS::accept));
-  EXPECT_FALSE(secp256k1::verify(pk, msg, concat(r, zero), HighS::accept));
-  EXPECT_FALSE(secp256k1::verify(pk, msg, concat(kK1N, s), HighS::accept));
-  EXPECT_FALSE(secp256k1::verify(pk, msg, Bytes(64, 0xff), HighS::accept));
-  for (std::size_t len : {0U, 1U, 32U, 34U, 64U, 66U}) {
-    EXPECT_FALSE(secp256k1::verify(Bytes(len, 0x02), msg, sig)) << len;
-  }
-  // Hybrid encoding of the real key.
+  const auto [pk, sig] = sign_with_random_key<secp256k1::keygen, secp256k1::sign>(rng, msg);
   secp256k1_pubkey point;
   ASSERT_EQ(secp256k1_ec_pubkey_parse(secp256k1_context_static, &point, pk.data(), pk.size()), 1);
   Bytes uncompressed(65);
@@ -598,18 +594,7 @@ TEST(Secp256k1, MalformedInputsAreFalse) {
                                           &point, SECP256K1_EC_UNCOMPRESSED),
             1);
   ASSERT_TRUE(secp256k1::verify(uncompressed, msg, sig));
-  Bytes hybrid = uncompressed;
-  hybrid[0] = static_cast<std::uint8_t>(0x06 | (uncompressed[64] & 1));
-  EXPECT_FALSE(secp256k1::verify(hybrid, msg, sig));
-  EXPECT_FALSE(secp256k1::verify(flip_bit(uncompressed, 64 * 8), msg, sig));  // off the curve
-  EXPECT_FALSE(secp256k1::verify(concat({0x02}, Bytes(32, 0xff)), msg, sig));  // x >= p
-  Bytes bad_prefix = pk;
-  bad_prefix[0] = 0x05;
-  EXPECT_FALSE(secp256k1::verify(bad_prefix, msg, sig));
-  for (int i = 0; i < 200; ++i) {
-    EXPECT_FALSE(secp256k1::verify(pk, msg, random_bytes(rng, 64), HighS::accept));
-    EXPECT_FALSE(secp256k1::verify(random_bytes(rng, 33), msg, sig));
-  }
+  expect_malformed_ecdsa_false(&secp256k1::verify, kK1N, pk, uncompressed, msg, sig, rng);
 }
 
 // ---------------------------------------------------------------------------

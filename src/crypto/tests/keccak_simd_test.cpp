@@ -1,12 +1,15 @@
 // The multi-state Keccak (keccak_f1600_x4 / _x8, KeccakSpongeN) on every
-// dispatch path against the one-state permutation and sponges.
+// dispatch path against the one-state permutation and sponges, and
+// sha3_256 / sha3_256_many on every path against OpenSSL.
 
 #include <gtest/gtest.h>
+#include <openssl/evp.h>
 
 #include <random>
 #include <vector>
 
 #include "cpu_paths.hpp"
+#include "random_input.hpp"
 #include "sion/crypto/keccak.hpp"
 
 namespace sion::crypto {
@@ -105,6 +108,36 @@ TEST_P(KeccakSimd, SpongesMatchOneStateSponges) {
   check_sponge<Shake256x4, Shake256>(rng);
   check_sponge<Shake128x8, Shake128>(rng);
   check_sponge<Shake256x8, Shake256>(rng);
+}
+
+Hash256 openssl_sha3_256(const std::uint8_t* data, std::size_t len) {
+  Hash256 out{};
+  unsigned out_len = 0;
+  EXPECT_EQ(EVP_Digest(data, len, out.data(), &out_len, EVP_sha3_256(), nullptr), 1);
+  EXPECT_EQ(out_len, out.size());
+  return out;
+}
+
+// Every length up to past two blocks (rate 136), with batch sizes that
+// leave every remainder of 4 and 8 lanes, inputs at odd offsets of one
+// buffer (unaligned loads) and some inputs repeated.
+TEST_P(KeccakSimd, Sha3_256AndManyMatchOpenSsl) {
+  std::mt19937_64 rng(14);
+  for (std::size_t len = 0; len <= 300; ++len) {
+    const std::size_t count = rng() % 21;
+    const base::Bytes buffer = testing::random_bytes(rng, count * (len + 3) + 1);
+    std::vector<const std::uint8_t*> inputs(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      inputs[i] = buffer.data() + 1 + (rng() % 5 == 0 && i > 0 ? i - 1 : i) * (len + 3);
+    }
+    std::vector<Hash256> many(count);
+    sha3_256_many(inputs.data(), len, many.data(), count);
+    for (std::size_t i = 0; i < count; ++i) {
+      const Hash256 want = openssl_sha3_256(inputs[i], len);
+      ASSERT_EQ(sha3_256({inputs[i], len}), want) << "length " << len;
+      ASSERT_EQ(many[i], want) << "length " << len << " count " << count << " input " << i;
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, KeccakSimd, ::testing::ValuesIn(cpu_path_names()),

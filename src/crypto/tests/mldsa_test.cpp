@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "random_input.hpp"
 #include "sion/crypto/detail/mldsa_poly.hpp"
 
 namespace sion::crypto::mldsa {
@@ -19,6 +20,8 @@ using base::Bytes;
 using detail::kN;
 using detail::kQ;
 using detail::Poly;
+using testing::random_array;
+using testing::random_bytes;
 
 constexpr Level kLevels[] = {Level::k44, Level::k65, Level::k87};
 
@@ -34,19 +37,6 @@ Shape shape(Level level) {
     case Level::k87: return {8, 7, 75, 64, 20, 3, 2, 1 << 19, 120};
   }
   return {};
-}
-
-Bytes random_bytes(std::mt19937_64& rng, std::size_t size) {
-  Bytes out(size);
-  for (auto& b : out) b = static_cast<std::uint8_t>(rng());
-  return out;
-}
-
-template <std::size_t N>
-base::ByteArray<N> random_array(std::mt19937_64& rng) {
-  base::ByteArray<N> out;
-  for (auto& b : out) b = static_cast<std::uint8_t>(rng());
-  return out;
 }
 
 std::int32_t mod_q(std::int64_t a) {

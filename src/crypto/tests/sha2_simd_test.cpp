@@ -9,8 +9,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "cpu_paths.hpp"
 #include "sion/crypto/detail/sha2_x86.hpp"
-#include "sha2_cpu_paths.hpp"
 #include "sion/crypto/sha2.hpp"
 
 namespace sion::crypto {
@@ -126,7 +126,7 @@ TEST(Sha2Kernels, Avx512MatchesPortable) {
 
 class Sha2Paths : public ::testing::TestWithParam<std::string> {
  protected:
-  ScopedCpuFeatures cpu_{testing::sha2_cpu_path_features(GetParam())};
+  ScopedCpuFeatures cpu_{testing::cpu_path_features(GetParam(), testing::CpuPathSet::sha2)};
 };
 
 std::vector<std::uint8_t> openssl_digest(const EVP_MD* md, const std::vector<std::uint8_t>& in) {
@@ -182,7 +182,7 @@ TEST_P(Sha2Paths, Sha512ManyMatchesPortable) {
   check_many<std::uint64_t>(sha512_compress_many, portable512, 128, 28);
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, Sha2Paths, ::testing::ValuesIn(testing::sha2_cpu_path_names()),
+INSTANTIATE_TEST_SUITE_P(Paths, Sha2Paths, ::testing::ValuesIn(testing::cpu_path_names(testing::CpuPathSet::sha2)),
                          [](const auto& param_info) { return param_info.param; });
 
 }  // namespace

@@ -12,7 +12,7 @@
 #include <tuple>
 #include <vector>
 
-#include "sha2_cpu_paths.hpp"
+#include "cpu_paths.hpp"
 #include "sion/crypto/conformance.hpp"
 
 namespace sion::crypto::slhdsa {
@@ -43,7 +43,7 @@ std::string missing_message(const std::string& file) {
 }
 
 // Every vector file runs on every SHA-2 dispatch path this machine has
-// (testing::sha2_cpu_paths(): portable, SHA-NI only, AVX2 without SHA-NI,
+// (testing::CpuPathSet::sha2: portable, SHA-NI only, AVX2 without SHA-NI,
 // AVX2 with SHA-NI, and native, i.e. AVX-512), the path forced with
 // override_cpu_features_for_testing. keyGen and sigVer run in full on every
 // path. sigGen runs in full on the portable and the best path; on the paths
@@ -59,7 +59,7 @@ class SlhDsaVectors : public ::testing::TestWithParam<VectorParam> {
   const Params& p() const { return params(set()); }
   // How many sigGen cases of each group to run on this path (0: all).
   std::size_t siggen_cases_per_group() const {
-    const std::vector<std::string> paths = testing::sha2_cpu_path_names();
+    const std::vector<std::string> paths = testing::cpu_path_names(testing::CpuPathSet::sha2);
     const bool full = path() == paths.front() || path() == paths.back();
     const bool f_set_sha2 = p().family == HashFamily::sha2 && p().name.back() == 'f';
     return full || f_set_sha2 ? 0 : 1;
@@ -86,7 +86,7 @@ class SlhDsaVectors : public ::testing::TestWithParam<VectorParam> {
     }
   }
 
-  testing::ScopedCpuFeatures cpu_{testing::sha2_cpu_path_features(path())};
+  testing::ScopedCpuFeatures cpu_{testing::cpu_path_features(path(), testing::CpuPathSet::sha2)};
 };
 
 TEST_P(SlhDsaVectors, KeyGen) { expect_all_pass("slh-dsa-keygen.json", "keyGen"); }
@@ -106,7 +106,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(::testing::Values(ParameterSet::sha2_128s, ParameterSet::sha2_128f,
                                          ParameterSet::sha2_192f, ParameterSet::sha2_256s,
                                          ParameterSet::shake_128f),
-                       ::testing::ValuesIn(testing::sha2_cpu_path_names())),
+                       ::testing::ValuesIn(testing::cpu_path_names(testing::CpuPathSet::sha2))),
     [](const ::testing::TestParamInfo<VectorParam>& param_info) {
       return set_test_name({std::get<0>(param_info.param), param_info.index}) + "_" +
              std::get<1>(param_info.param);
@@ -323,6 +323,63 @@ INSTANTIATE_TEST_SUITE_P(AllSets, SlhDsaRoundTrip,
                                            ParameterSet::sha2_192f, ParameterSet::sha2_256s,
                                            ParameterSet::shake_128f),
                          set_test_name);
+
+// SLH-DSA-SHAKE runs its batches of F, H, PRF and T_l in 8 Keccak states
+// (AVX-512), 4 (AVX2) or one hash at a time (portable). On every forced
+// path, keygen and both kinds of signing give the same bytes, every path's
+// signature verifies, and a signature tampered in the FORS part, in the
+// WOTS+ chains and in an authentication path is rejected.
+TEST(SlhDsaShakeLanes, EveryCpuPathSignsAndVerifiesAlike) {
+  const ParameterSet set = ParameterSet::shake_128f;
+  const Params& p = params(set);
+  std::mt19937_64 rng(205);
+  const Bytes sk_seed = random_bytes(rng, p.n);
+  const Bytes sk_prf = random_bytes(rng, p.n);
+  const Bytes pk_seed = random_bytes(rng, p.n);
+  const Bytes message = random_bytes(rng, 123);
+  const Bytes context = random_bytes(rng, 9);
+  const Bytes addrnd = random_bytes(rng, p.n);
+  struct Signed {
+    std::string path;
+    Bytes pk, sig, sig_deterministic;
+  };
+  std::vector<Signed> runs;
+  for (const testing::CpuPath& path : testing::cpu_paths()) {
+    SCOPED_TRACE("signing on " + path.name);
+    const testing::ScopedCpuFeatures cpu(path.features);
+    const base::Result<KeyPair> keys = keygen(set, sk_seed, sk_prf, pk_seed);
+    ASSERT_TRUE(keys.ok());
+    const base::Result<Bytes> sig = sign(keys->secret_key, message, context, addrnd);
+    const base::Result<Bytes> det = sign_deterministic(keys->secret_key, message, context);
+    ASSERT_TRUE(sig.ok());
+    ASSERT_TRUE(det.ok());
+    const ByteView pk = keys->public_key.bytes();
+    runs.push_back({path.name, Bytes(pk.begin(), pk.end()), *sig, *det});
+  }
+  for (const Signed& run : runs) {
+    EXPECT_EQ(run.pk, runs.front().pk) << run.path;
+    EXPECT_EQ(run.sig, runs.front().sig) << run.path;
+    EXPECT_EQ(run.sig_deterministic, runs.front().sig_deterministic) << run.path;
+  }
+  const base::Result<PublicKey> pk = PublicKey::from_bytes(set, runs.front().pk);
+  ASSERT_TRUE(pk.ok());
+  const std::size_t fors_end = p.n + p.k * (p.a + 1) * p.n;
+  const std::size_t tampered_at[] = {p.n + 5, fors_end + 3, fors_end + p.len * p.n + 1,
+                                     p.sig_bytes - 1};
+  for (const testing::CpuPath& path : testing::cpu_paths()) {
+    SCOPED_TRACE("verifying on " + path.name);
+    const testing::ScopedCpuFeatures cpu(path.features);
+    for (const Signed& run : runs) {
+      EXPECT_TRUE(verify(*pk, message, context, run.sig)) << "signed on " << run.path;
+      EXPECT_TRUE(verify(*pk, message, context, run.sig_deterministic)) << "signed on " << run.path;
+    }
+    for (const std::size_t at : tampered_at) {
+      Bytes bad = runs.front().sig;
+      bad[at] ^= 0x10;
+      EXPECT_FALSE(verify(*pk, message, context, bad)) << "flipped byte " << at;
+    }
+  }
+}
 
 TEST(SlhDsaParams, MatchFips205Table2) {
   // n, h, d, h', a, k, m, |pk|, |sig| as printed in FIPS 205, Table 2.

@@ -65,18 +65,27 @@ bool verify(base::ByteView public_key, base::ByteView message, base::ByteView si
 }  // namespace ed25519
 
 // ---------------------------------------------------------------------------
-// ECDSA over P-256 (secp256r1) with SHA-256 (FIPS 186-5, Sec. 6.4).
-namespace p256 {
+// ECDSA key and signature sizes on a 256-bit curve, the same for P-256 and
+// secp256k1, which both take them in (p256::kPublicKeyBytes, ...).
+namespace ecdsa256 {
 
 inline constexpr std::size_t kSecretKeyBytes = 32;              // d, big-endian
 inline constexpr std::size_t kPublicKeyBytes = 33;              // SEC 1 Sec. 2.3.3, compressed
 inline constexpr std::size_t kUncompressedPublicKeyBytes = 65;  // 0x04 || x || y
-inline constexpr std::size_t kSignatureBytes = 64;              // r || s
-inline constexpr std::size_t kMaxDerSignatureBytes = 72;        // SEQUENCE of two INTEGERs
+inline constexpr std::size_t kSignatureBytes = 64;              // r || s (compact)
 
 using SecretKey = base::ByteArray<kSecretKeyBytes>;
 using PublicKey = base::ByteArray<kPublicKeyBytes>;
 using Signature = base::ByteArray<kSignatureBytes>;
+
+}  // namespace ecdsa256
+
+// ---------------------------------------------------------------------------
+// ECDSA over P-256 (secp256r1) with SHA-256 (FIPS 186-5, Sec. 6.4).
+namespace p256 {
+
+using namespace ecdsa256;  // kSecretKeyBytes ... Signature
+inline constexpr std::size_t kMaxDerSignatureBytes = 72;  // SEQUENCE of two INTEGERs
 
 // Q = d * G in compressed form. Fails with Errc::invalid_value unless
 // 1 <= d <= n - 1 (FIPS 186-5, Appendix A.2).
@@ -110,14 +119,7 @@ bool verify_der(base::ByteView public_key, base::ByteView message, base::ByteVie
 // so this API takes messages like the other two.
 namespace secp256k1 {
 
-inline constexpr std::size_t kSecretKeyBytes = 32;
-inline constexpr std::size_t kPublicKeyBytes = 33;
-inline constexpr std::size_t kUncompressedPublicKeyBytes = 65;
-inline constexpr std::size_t kSignatureBytes = 64;  // compact r || s
-
-using SecretKey = base::ByteArray<kSecretKeyBytes>;
-using PublicKey = base::ByteArray<kPublicKeyBytes>;
-using Signature = base::ByteArray<kSignatureBytes>;
+using namespace ecdsa256;  // kSecretKeyBytes ... Signature
 
 // Compressed d * G. Fails with Errc::invalid_value unless 1 <= d <= n - 1.
 base::Result<PublicKey> keygen(const SecretKey& secret);

@@ -117,7 +117,17 @@ extern template class KeccakSpongeN<136, 0x1f, 8>;
 
 using Hash256 = base::ByteArray<32>;
 
+// One-shot SHA3-256 on a local state that is not wiped afterwards: for
+// public data (state, tree nodes, ids); hash secrets with Sha3_256, which
+// wipes. Permutes with BMI2 where the CPU has it.
 Hash256 sha3_256(base::ByteView data) noexcept;
+
+// SHA3-256 of `count` independent inputs of equal length `len`:
+// out[i] = sha3_256(inputs[i][0, len)). Tree levels hash many nodes at once;
+// this runs them in 8 (AVX-512) or 4 (AVX2) Keccak lanes where the CPU has
+// them, and one by one otherwise. Results do not depend on the path taken.
+void sha3_256_many(const std::uint8_t* const* inputs, std::size_t len, Hash256* out,
+                   std::size_t count) noexcept;
 base::ByteArray<64> sha3_512(base::ByteView data) noexcept;
 void shake128(base::ByteView data, base::MutableByteView out) noexcept;
 void shake256(base::ByteView data, base::MutableByteView out) noexcept;
