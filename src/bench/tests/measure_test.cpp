@@ -88,7 +88,7 @@ TEST(TimePerCall, CalibratesEvenWithoutWarmUp) {
       options);
   EXPECT_GT(stats.calls_per_sample, 100u);
   EXPECT_GE(stats.median * static_cast<double>(stats.calls_per_sample), 0.5e-3);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
 }
 
 TEST(TimeEachCall, StopsAtTheBudgetButTakesMinimumSamples) {

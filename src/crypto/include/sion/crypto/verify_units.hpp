@@ -28,7 +28,7 @@ constexpr std::uint32_t verify_units(Scheme scheme) noexcept {
     case Scheme::slh_dsa_sha2_128f: return 2900;
     case Scheme::slh_dsa_sha2_192f: return 4000;
     case Scheme::slh_dsa_sha2_256s: return 2200;
-    case Scheme::slh_dsa_shake_128f: return 19500;
+    case Scheme::slh_dsa_shake_128f: return 4740;
     case Scheme::ed25519: return 750;
     case Scheme::ecdsa_p256: return 710;
     case Scheme::ecdsa_secp256k1: return 380;

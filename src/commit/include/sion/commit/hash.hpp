@@ -1,0 +1,45 @@
+#pragma once
+// Hashing for commitments: every hash that feeds a root starts with a one-byte
+// domain tag naming its use, so a leaf can never be read as a node, nor a
+// state-tree node as a log node (docs/commit.md, "Domain tags"). SHA3-256
+// (FIPS 202) unless a structure says otherwise; the RFC 6962 log keeps the
+// RFC's own 0x00 / 0x01 prefixes so that standard verifiers can check it.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "sion/base/bytes.hpp"
+#include "sion/crypto/keccak.hpp"
+
+namespace sion::commit {
+
+using Hash = crypto::Hash256;
+
+// The tags, one per use. Values are part of the consensus format: never
+// reuse or renumber one.
+enum class Domain : std::uint8_t {
+  log_leaf = 0x00,    // RFC 6962, Sec. 2.1: MTH({d}) = HASH(0x00 || d)
+  log_node = 0x01,    // RFC 6962, Sec. 2.1: HASH(0x01 || left || right)
+  state_leaf = 0x10,  // sparse Merkle state tree: (key, value hash)
+  state_node = 0x11,  // sparse Merkle state tree: (left, right)
+  sum_leaf = 0x20,    // Merkle sum tree: (hash, amount)
+  sum_node = 0x21,    // Merkle sum tree: (left, right, sum)
+  batch_leaf = 0x30,  // batch root: one item
+  batch_node = 0x31,  // batch root: (left, right)
+  object = 0x40,      // an object's bytes, as stored in the state tree
+  transaction = 0x41, // a transaction's id
+};
+
+// SHA3-256(tag || data).
+Hash tagged_hash(Domain domain, base::ByteView data) noexcept;
+
+// SHA3-256(tag || left || right): 65 bytes, one Keccak-f[1600] call.
+Hash hash_node(Domain domain, const Hash& left, const Hash& right) noexcept;
+
+// out[i] = hash_node(domain, left[i], right[i]) for i < count, in Keccak
+// lanes (crypto::sha3_256_many). out may alias neither input.
+void hash_nodes(Domain domain, const Hash* left, const Hash* right, Hash* out,
+                std::size_t count) noexcept;
+
+}  // namespace sion::commit

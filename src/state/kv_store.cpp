@@ -1,0 +1,181 @@
+#include "sion/state/kv_store.hpp"
+
+#include <array>
+#include <utility>
+
+#include <rocksdb/cache.h>
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
+#include <rocksdb/slice.h>
+#include <rocksdb/table.h>
+#include <rocksdb/write_batch.h>
+
+namespace sion::state {
+namespace {
+
+constexpr std::array<std::string_view, kColumnCount> kColumnNames = {
+    "meta", "nodes", "stale", "objects", "roots"};
+
+rocksdb::Slice slice(base::ByteView bytes) noexcept {
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+base::ByteView view(const rocksdb::Slice& slice) noexcept {
+  return {reinterpret_cast<const std::uint8_t*>(slice.data()), slice.size()};
+}
+
+// RocksDB's corruption statuses blame the bytes on disk; everything else
+// (I/O, locks, space) is this machine failing.
+base::Failure rocks_failure(const rocksdb::Status& status, std::string_view what) {
+  const base::Errc code =
+      status.IsCorruption() ? base::Errc::corrupt_store : base::Errc::io_error;
+  return base::fail(code, std::string(what) + ": " + status.ToString());
+}
+
+}  // namespace
+
+std::string_view column_name(Column column) noexcept {
+  return kColumnNames[static_cast<std::size_t>(column)];
+}
+
+// ---- KvBatch -----------------------------------------------------------------
+
+struct KvBatch::Ops {
+  struct Op {
+    Column column;
+    bool erase;
+    base::Bytes key;
+    base::Bytes value;
+  };
+  std::vector<Op> ops;
+};
+
+KvBatch::KvBatch() : ops_(std::make_unique<Ops>()) {}
+KvBatch::~KvBatch() = default;
+KvBatch::KvBatch(KvBatch&&) noexcept = default;
+KvBatch& KvBatch::operator=(KvBatch&&) noexcept = default;
+
+void KvBatch::put(Column column, base::ByteView key, base::ByteView value) {
+  ops_->ops.push_back({column, false, base::Bytes(key.begin(), key.end()),
+                       base::Bytes(value.begin(), value.end())});
+}
+
+void KvBatch::erase(Column column, base::ByteView key) {
+  ops_->ops.push_back({column, true, base::Bytes(key.begin(), key.end()), {}});
+}
+
+std::size_t KvBatch::count() const noexcept { return ops_->ops.size(); }
+
+// ---- KvStore -----------------------------------------------------------------
+
+struct KvStore::Impl {
+  std::unique_ptr<rocksdb::DB> db;
+  std::array<rocksdb::ColumnFamilyHandle*, kColumnCount> handles{};
+  rocksdb::WriteOptions write_options;
+
+  rocksdb::ColumnFamilyHandle* handle(Column column) const noexcept {
+    return handles[static_cast<std::size_t>(column)];
+  }
+
+  ~Impl() {
+    for (auto* handle : handles) {
+      if (handle != nullptr) db->DestroyColumnFamilyHandle(handle);
+    }
+  }
+};
+
+KvStore::KvStore(std::unique_ptr<Impl> impl, std::string directory)
+    : impl_(std::move(impl)), directory_(std::move(directory)) {}
+
+KvStore::~KvStore() = default;
+
+base::Result<std::unique_ptr<KvStore>> KvStore::open(const std::string& directory,
+                                                     const KvOptions& options) {
+  rocksdb::DBOptions db_options;
+  db_options.create_if_missing = options.create_if_missing;
+  db_options.create_missing_column_families = options.create_if_missing;
+  // A torn last record in the write-ahead log is a write that never
+  // completed: drop it and open at the last complete batch.
+  db_options.wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
+  db_options.paranoid_checks = true;
+
+  rocksdb::BlockBasedTableOptions table_options;
+  table_options.block_cache = rocksdb::NewLRUCache(options.block_cache_bytes);
+  rocksdb::ColumnFamilyOptions column_options;
+  column_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table_options));
+
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  descriptors.emplace_back(rocksdb::kDefaultColumnFamilyName, column_options);
+  for (std::string_view name : kColumnNames) descriptors.emplace_back(std::string(name), column_options);
+
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw = nullptr;
+  const rocksdb::Status status = rocksdb::DB::Open(db_options, directory, descriptors, &handles, &raw);
+  if (!status.ok()) return rocks_failure(status, "opening the store in " + directory);
+
+  auto impl = std::make_unique<Impl>();
+  impl->db.reset(raw);
+  // handles[0] is the default column, which Sion does not use.
+  impl->db->DestroyColumnFamilyHandle(handles[0]);
+  for (std::size_t i = 0; i < kColumnCount; ++i) impl->handles[i] = handles[i + 1];
+  impl->write_options.sync = options.sync_writes;
+  return std::unique_ptr<KvStore>(new KvStore(std::move(impl), directory));
+}
+
+base::Result<std::optional<base::Bytes>> KvStore::get(Column column, base::ByteView key) const {
+  std::string value;
+  const rocksdb::Status status =
+      impl_->db->Get(rocksdb::ReadOptions(), impl_->handle(column), slice(key), &value);
+  if (status.IsNotFound()) return std::optional<base::Bytes>{};
+  if (!status.ok()) {
+    return rocks_failure(status, "reading column " + std::string(column_name(column)));
+  }
+  return std::optional<base::Bytes>(base::Bytes(value.begin(), value.end()));
+}
+
+base::Status KvStore::write(KvBatch&& batch) {
+  rocksdb::WriteBatch rocks_batch;
+  for (const auto& op : batch.ops_->ops) {
+    const rocksdb::Status status =
+        op.erase ? rocks_batch.Delete(impl_->handle(op.column), slice(op.key))
+                 : rocks_batch.Put(impl_->handle(op.column), slice(op.key), slice(op.value));
+    if (!status.ok()) return rocks_failure(status, "building a write batch");
+  }
+  const rocksdb::Status status = impl_->db->Write(impl_->write_options, &rocks_batch);
+  if (!status.ok()) return rocks_failure(status, "writing a batch");
+  return {};
+}
+
+base::Status KvStore::scan_range(Column column, base::ByteView first, base::ByteView last,
+                                 const Visitor& visit) const {
+  rocksdb::ReadOptions read_options;
+  const rocksdb::Slice upper = slice(last);
+  if (!last.empty()) read_options.iterate_upper_bound = &upper;
+  std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(read_options, impl_->handle(column)));
+  for (it->Seek(slice(first)); it->Valid(); it->Next()) {
+    if (!visit(view(it->key()), view(it->value()))) break;
+  }
+  if (!it->status().ok()) {
+    return rocks_failure(it->status(), "scanning column " + std::string(column_name(column)));
+  }
+  return {};
+}
+
+base::Status KvStore::scan_prefix(Column column, base::ByteView prefix,
+                                  const Visitor& visit) const {
+  // The smallest key greater than every key with this prefix: increment the
+  // last byte that is not 0xff and drop what follows it. An all-0xff (or
+  // empty) prefix has no such bound: scan to the end and stop at the first
+  // key without the prefix.
+  base::Bytes upper(prefix.begin(), prefix.end());
+  while (!upper.empty() && upper.back() == 0xff) upper.pop_back();
+  if (!upper.empty()) ++upper.back();
+  return scan_range(column, prefix, upper, [&](base::ByteView key, base::ByteView value) {
+    if (key.size() < prefix.size() || !std::equal(prefix.begin(), prefix.end(), key.begin())) {
+      return false;
+    }
+    return visit(key, value);
+  });
+}
+
+}  // namespace sion::state

@@ -1,0 +1,353 @@
+#include "sion/state/object_store.hpp"
+
+#include <algorithm>
+#include <array>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sion/state/kv_store.hpp"
+
+namespace sion::state {
+namespace {
+
+using commit::ChildRef;
+using commit::Hash;
+using commit::Node;
+using commit::NodeKey;
+
+// ---- Key layouts (docs/state.md, "On disk") ----------------------------------
+
+constexpr std::size_t kNodeKeyBytes = 32 + 2 + 8;
+
+void put_be64(std::uint8_t* out, std::uint64_t value) noexcept {
+  for (int i = 7; i >= 0; --i) {
+    out[i] = static_cast<std::uint8_t>(value);
+    value >>= 8;
+  }
+}
+
+std::uint64_t get_be64(const std::uint8_t* in) noexcept {
+  std::uint64_t value = 0;
+  for (int i = 0; i < 8; ++i) value = (value << 8) | in[i];
+  return value;
+}
+
+std::array<std::uint8_t, 8> version_key(std::uint64_t version) noexcept {
+  std::array<std::uint8_t, 8> key;
+  put_be64(key.data(), version);
+  return key;
+}
+
+// path (32) || depth (2, big-endian) || version (8, big-endian): a node's
+// versions lie next to each other on disk.
+std::array<std::uint8_t, kNodeKeyBytes> node_key_bytes(const NodeKey& key) noexcept {
+  std::array<std::uint8_t, kNodeKeyBytes> out;
+  std::copy(key.path.begin(), key.path.end(), out.begin());
+  out[32] = static_cast<std::uint8_t>(key.depth >> 8);
+  out[33] = static_cast<std::uint8_t>(key.depth);
+  put_be64(out.data() + 34, key.version);
+  return out;
+}
+
+// version made stale (8, big-endian) || node key: pruning scans a prefix
+// range of this column in version order.
+std::array<std::uint8_t, 8 + kNodeKeyBytes> stale_key_bytes(std::uint64_t stale_since,
+                                                            const NodeKey& key) noexcept {
+  std::array<std::uint8_t, 8 + kNodeKeyBytes> out;
+  put_be64(out.data(), stale_since);
+  const auto node = node_key_bytes(key);
+  std::copy(node.begin(), node.end(), out.begin() + 8);
+  return out;
+}
+
+constexpr std::string_view kLatestKey = "latest";
+constexpr std::string_view kOldestKey = "oldest";
+
+std::string hex_id(const ObjectId& id) { return base::to_hex(id); }
+
+base::Failure corrupt(std::string reason) {
+  return base::fail(base::Errc::corrupt_store, std::move(reason));
+}
+
+base::Result<std::uint64_t> read_meta(const KvStore& kv, std::string_view name) {
+  auto bytes = kv.get(Column::meta, base::as_bytes(name));
+  if (!bytes) return base::fail(std::move(bytes).error());
+  if (!bytes->has_value()) return corrupt("meta '" + std::string(name) + "' is missing");
+  if ((*bytes)->size() != 8) return corrupt("meta '" + std::string(name) + "' is not 8 bytes");
+  return get_be64((*bytes)->data());
+}
+
+class StoredNodes final : public commit::NodeReader {
+ public:
+  explicit StoredNodes(const KvStore& kv) : kv_(kv) {}
+  base::Result<std::optional<Node>> read_node(const NodeKey& key) const override {
+    auto bytes = kv_.get(Column::nodes, node_key_bytes(key));
+    if (!bytes) return base::fail(std::move(bytes).error());
+    if (!bytes->has_value()) return std::optional<Node>{};
+    auto node = codec::decode<Node>(**bytes);
+    if (!node) {
+      return corrupt("tree node at depth " + std::to_string(key.depth) + ", version " +
+                     std::to_string(key.version) + " does not decode: " + node.error().reason);
+    }
+    return std::optional<Node>(std::move(*node));
+  }
+
+ private:
+  const KvStore& kv_;
+};
+
+}  // namespace
+
+commit::Hash object_hash(const Object& object) {
+  return commit::tagged_hash(commit::Domain::object, codec::encode(object));
+}
+
+struct ObjectStore::Impl {
+  std::unique_ptr<KvStore> kv;
+  ObjectStoreOptions options;
+  commit::SparseMerkleTree tree;
+  std::uint64_t latest = 0;
+  std::uint64_t oldest = 0;
+  bool failed = false;  // a write failed: memory is ahead of disk
+  mutable std::shared_mutex mutex;
+
+  base::Status check_usable() const {
+    if (failed) {
+      return base::fail(base::Errc::io_error,
+                        "the store failed an earlier write; reopen it to continue");
+    }
+    return {};
+  }
+
+  base::Result<std::optional<ChildRef>> stored_root(std::uint64_t version) const {
+    if (version < oldest || version > latest) {
+      return base::fail(base::Errc::not_found,
+                        "version " + std::to_string(version) + " is not retained (retained: " +
+                            std::to_string(oldest) + " to " + std::to_string(latest) + ")");
+    }
+    auto bytes = kv->get(Column::roots, version_key(version));
+    if (!bytes) return base::fail(std::move(bytes).error());
+    if (!bytes->has_value()) return corrupt("the root of version " + std::to_string(version) + " is missing");
+    auto root = codec::decode<std::optional<ChildRef>>(**bytes);
+    if (!root) {
+      return corrupt("the root of version " + std::to_string(version) +
+                     " does not decode: " + root.error().reason);
+    }
+    return std::move(*root);
+  }
+
+  // The object stored under id, checked against the tree's value hash.
+  base::Result<std::optional<Object>> read_object(const ObjectId& id) const {
+    auto bytes = kv->get(Column::objects, id);
+    if (!bytes) return base::fail(std::move(bytes).error());
+    const std::optional<Hash> expected = tree.get(id);
+    if (!bytes->has_value()) {
+      if (expected) return corrupt("object " + hex_id(id) + " is in the state tree but not on disk");
+      return std::optional<Object>{};
+    }
+    auto object = codec::decode<Object>(**bytes);
+    if (!object) return corrupt("object " + hex_id(id) + " does not decode: " + object.error().reason);
+    if (!expected) return corrupt("object " + hex_id(id) + " is on disk but not in the state tree");
+    if (object_hash(*object) != *expected) {
+      return corrupt("object " + hex_id(id) + " does not match its hash in the state tree");
+    }
+    return std::optional<Object>(std::move(*object));
+  }
+};
+
+ObjectStore::ObjectStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ObjectStore::~ObjectStore() = default;
+
+base::Result<std::unique_ptr<ObjectStore>> ObjectStore::open(const std::string& directory,
+                                                             const ObjectStoreOptions& options) {
+  if (options.retain_versions == 0) {
+    return base::fail(base::Errc::invalid_argument, "retain_versions must be at least 1");
+  }
+  KvOptions kv_options;
+  kv_options.sync_writes = options.sync_writes;
+  auto kv = KvStore::open(directory, kv_options);
+  if (!kv) return base::fail(std::move(kv).error());
+
+  auto impl = std::make_unique<Impl>();
+  impl->kv = std::move(*kv);
+  impl->options = options;
+
+  auto latest_bytes = impl->kv->get(Column::meta, base::as_bytes(kLatestKey));
+  if (!latest_bytes) return base::fail(std::move(latest_bytes).error());
+  if (!latest_bytes->has_value()) {
+    // A new store: version 0 is the empty tree.
+    KvBatch batch;
+    batch.put(Column::roots, version_key(0), codec::encode(std::optional<ChildRef>{}));
+    batch.put(Column::meta, base::as_bytes(kLatestKey), version_key(0));
+    batch.put(Column::meta, base::as_bytes(kOldestKey), version_key(0));
+    if (auto status = impl->kv->write(std::move(batch)); !status) return base::fail(std::move(status).error());
+    return std::unique_ptr<ObjectStore>(new ObjectStore(std::move(impl)));
+  }
+
+  auto latest = read_meta(*impl->kv, kLatestKey);
+  if (!latest) return base::fail(std::move(latest).error());
+  auto oldest = read_meta(*impl->kv, kOldestKey);
+  if (!oldest) return base::fail(std::move(oldest).error());
+  if (*oldest > *latest) return corrupt("meta: oldest version exceeds latest");
+  impl->latest = *latest;
+  impl->oldest = *oldest;
+
+  auto root = impl->stored_root(impl->latest);
+  if (!root) return base::fail(std::move(root).error());
+  auto tree = commit::SparseMerkleTree::load(StoredNodes(*impl->kv), *root);
+  if (!tree) return base::fail(std::move(tree).error());
+  impl->tree = std::move(*tree);
+  return std::unique_ptr<ObjectStore>(new ObjectStore(std::move(impl)));
+}
+
+std::uint64_t ObjectStore::version() const noexcept {
+  std::shared_lock lock(impl_->mutex);
+  return impl_->latest;
+}
+
+commit::Hash ObjectStore::root() const noexcept {
+  std::shared_lock lock(impl_->mutex);
+  return impl_->tree.root_hash();
+}
+
+std::uint64_t ObjectStore::oldest_version() const noexcept {
+  std::shared_lock lock(impl_->mutex);
+  return impl_->oldest;
+}
+
+std::size_t ObjectStore::size() const noexcept {
+  std::shared_lock lock(impl_->mutex);
+  return impl_->tree.size();
+}
+
+base::Result<std::optional<Object>> ObjectStore::get(const ObjectId& id) const {
+  std::shared_lock lock(impl_->mutex);
+  if (auto status = impl_->check_usable(); !status) return base::fail(std::move(status).error());
+  return impl_->read_object(id);
+}
+
+base::Result<ProvenObject> ObjectStore::get_with_proof(const ObjectId& id) const {
+  std::shared_lock lock(impl_->mutex);
+  if (auto status = impl_->check_usable(); !status) return base::fail(std::move(status).error());
+  auto object = impl_->read_object(id);
+  if (!object) return base::fail(std::move(object).error());
+  ProvenObject proven;
+  proven.store_version = impl_->latest;
+  proven.root = impl_->tree.root_hash();
+  proven.object = std::move(*object);
+  proven.proof = impl_->tree.prove(id);
+  return proven;
+}
+
+base::Result<std::uint64_t> ObjectStore::apply(std::span<const ObjectWrite> writes) {
+  std::unique_lock lock(impl_->mutex);
+  if (auto status = impl_->check_usable(); !status) return base::fail(std::move(status).error());
+  const std::uint64_t version = impl_->latest + 1;
+
+  // Everything that can reject the input happens before the tree changes.
+  std::vector<commit::StateChange> changes;
+  changes.reserve(writes.size());
+  KvBatch batch;
+  for (const ObjectWrite& write : writes) {
+    if (!write.object) {
+      changes.push_back({write.id, std::nullopt});
+      batch.erase(Column::objects, write.id);
+      continue;
+    }
+    auto bytes = codec::encode_checked(*write.object);
+    if (!bytes) {
+      return base::fail(base::Errc::invalid_value,
+                        "object " + hex_id(write.id) + ": " + bytes.error().reason);
+    }
+    changes.push_back({write.id, commit::tagged_hash(commit::Domain::object, *bytes)});
+    batch.put(Column::objects, write.id, *bytes);
+  }
+
+  commit::UpdateOptions update_options;
+  update_options.threads = impl_->options.threads;
+  update_options.collect = true;
+  auto update = impl_->tree.update(changes, version, update_options);
+  if (!update) return base::fail(std::move(update).error());  // duplicate ids; the tree is unchanged
+
+  for (const auto& [key, node] : update->new_nodes) {
+    batch.put(Column::nodes, node_key_bytes(key), codec::encode(node));
+  }
+  for (const NodeKey& key : update->stale_nodes) {
+    batch.put(Column::stale, stale_key_bytes(version, key), {});
+  }
+  batch.put(Column::roots, version_key(version), codec::encode(update->root));
+
+  // Prune in the same batch: versions below the window lose their roots,
+  // and nodes made stale at or before the new oldest version are needed by
+  // no retained version.
+  const std::uint64_t retain = impl_->options.retain_versions;
+  const std::uint64_t oldest = version >= retain ? version - retain + 1 : 0;
+  for (std::uint64_t old = impl_->oldest; old < oldest; ++old) {
+    batch.erase(Column::roots, version_key(old));
+  }
+  if (oldest > impl_->oldest) {
+    auto status = impl_->kv->scan_range(
+        Column::stale, version_key(0), version_key(oldest + 1),
+        [&](base::ByteView key, base::ByteView) {
+          batch.erase(Column::stale, key);
+          batch.erase(Column::nodes, key.subspan(8));
+          return true;
+        });
+    if (!status) {
+      impl_->failed = true;
+      return base::fail(std::move(status).error());
+    }
+  }
+  batch.put(Column::meta, base::as_bytes(kLatestKey), version_key(version));
+  batch.put(Column::meta, base::as_bytes(kOldestKey), version_key(oldest));
+
+  if (auto status = impl_->kv->write(std::move(batch)); !status) {
+    impl_->failed = true;
+    return base::fail(std::move(status).error());
+  }
+  impl_->latest = version;
+  impl_->oldest = oldest;
+  return version;
+}
+
+base::Result<commit::Hash> ObjectStore::root_at(std::uint64_t version) const {
+  std::shared_lock lock(impl_->mutex);
+  auto root = impl_->stored_root(version);
+  if (!root) return base::fail(std::move(root).error());
+  return root->has_value() ? (*root)->hash : commit::Hash{};
+}
+
+base::Result<commit::StateProof> ObjectStore::prove_at(const ObjectId& id, std::uint64_t version) const {
+  std::shared_lock lock(impl_->mutex);
+  auto root = impl_->stored_root(version);
+  if (!root) return base::fail(std::move(root).error());
+  return commit::prove_stored(StoredNodes(*impl_->kv), *root, id);
+}
+
+base::Status ObjectStore::for_each(const Visitor& visit) const {
+  std::shared_lock lock(impl_->mutex);
+  if (auto status = impl_->check_usable(); !status) return status;
+  base::Status decode_status;
+  auto status = impl_->kv->scan_prefix(
+      Column::objects, {}, [&](base::ByteView key, base::ByteView value) {
+        if (key.size() != 32) {
+          decode_status = corrupt("an object key is " + std::to_string(key.size()) + " bytes, not 32");
+          return false;
+        }
+        ObjectId id;
+        std::copy(key.begin(), key.end(), id.begin());
+        auto object = codec::decode<Object>(value);
+        if (!object) {
+          decode_status = corrupt("object " + hex_id(id) + " does not decode: " + object.error().reason);
+          return false;
+        }
+        return visit(id, *object);
+      });
+  if (!status) return status;
+  return decode_status;
+}
+
+}  // namespace sion::state

@@ -1,0 +1,95 @@
+#include "sion/state/kv_store.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "temp_dir.hpp"
+
+namespace sion::state {
+namespace {
+
+base::Bytes bytes(std::string_view text) { return base::Bytes(text.begin(), text.end()); }
+
+std::vector<std::string> keys_with_prefix(const KvStore& store, Column column, std::string_view prefix) {
+  std::vector<std::string> keys;
+  const auto status = store.scan_prefix(column, base::as_bytes(prefix),
+                                        [&](base::ByteView key, base::ByteView) {
+                                          keys.emplace_back(key.begin(), key.end());
+                                          return true;
+                                        });
+  EXPECT_TRUE(status.ok());
+  return keys;
+}
+
+TEST(KvStore, WritesReadBackAndSurviveReopen) {
+  testing::TempDir dir;
+  {
+    auto store = KvStore::open(dir.str());
+    ASSERT_TRUE(store.ok()) << store.error().to_string();
+    KvBatch batch;
+    batch.put(Column::objects, bytes("a"), bytes("1"));
+    batch.put(Column::nodes, bytes("a"), bytes("node"));
+    EXPECT_EQ(batch.count(), 2u);
+    ASSERT_TRUE((*store)->write(std::move(batch)).ok());
+    auto value = (*store)->get(Column::objects, bytes("a"));
+    ASSERT_TRUE(value.ok());
+    ASSERT_TRUE(value->has_value());
+    EXPECT_EQ(**value, bytes("1"));
+    // Columns are separate key spaces.
+    auto other = (*store)->get(Column::nodes, bytes("a"));
+    ASSERT_TRUE(other.ok() && other->has_value());
+    EXPECT_EQ(**other, bytes("node"));
+    auto missing = (*store)->get(Column::roots, bytes("a"));
+    ASSERT_TRUE(missing.ok());
+    EXPECT_FALSE(missing->has_value());
+  }
+  auto reopened = KvStore::open(dir.str());
+  ASSERT_TRUE(reopened.ok()) << reopened.error().to_string();
+  auto value = (*reopened)->get(Column::objects, bytes("a"));
+  ASSERT_TRUE(value.ok() && value->has_value());
+  EXPECT_EQ(**value, bytes("1"));
+}
+
+TEST(KvStore, EraseAndPrefixScanInByteOrder) {
+  testing::TempDir dir;
+  auto store = KvStore::open(dir.str());
+  ASSERT_TRUE(store.ok());
+  KvBatch batch;
+  const std::vector<std::string> keys = {"p\x01", "p\xff", std::string("p\x00", 2), "q", "o",
+                                         "p\xff\xff", "p"};
+  for (const std::string& key : keys) batch.put(Column::stale, base::as_bytes(key), bytes("v"));
+  ASSERT_TRUE((*store)->write(std::move(batch)).ok());
+  EXPECT_EQ(keys_with_prefix(**store, Column::stale, "p"),
+            (std::vector<std::string>{"p", std::string("p\x00", 2), "p\x01", "p\xff", "p\xff\xff"}));
+  EXPECT_EQ(keys_with_prefix(**store, Column::stale, "p\xff"),
+            (std::vector<std::string>{"p\xff", "p\xff\xff"}));
+
+  KvBatch erase;
+  erase.erase(Column::stale, bytes("p\x01"));
+  ASSERT_TRUE((*store)->write(std::move(erase)).ok());
+  EXPECT_EQ(keys_with_prefix(**store, Column::stale, "p").size(), 4u);
+}
+
+TEST(KvStore, ASecondOpenOfTheSameFolderIsAnIoError) {
+  testing::TempDir dir;
+  auto first = KvStore::open(dir.str());
+  ASSERT_TRUE(first.ok());
+  auto second = KvStore::open(dir.str());
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.error().code, base::Errc::io_error);
+  EXPECT_NE(second.error().reason.find(dir.str()), std::string::npos) << second.error().reason;
+}
+
+TEST(KvStore, MissingFolderWithoutCreateIsAnError) {
+  testing::TempDir dir;
+  KvOptions options;
+  options.create_if_missing = false;
+  auto store = KvStore::open((dir.path() / "absent").string(), options);
+  ASSERT_FALSE(store.ok());
+  EXPECT_FALSE(store.error().is_invalid_input());
+}
+
+}  // namespace
+}  // namespace sion::state
