@@ -10,36 +10,7 @@
 #include <thread>
 #include <type_traits>
 
-#include <sys/mman.h>
-
 namespace sion::commit {
-
-namespace detail {
-
-namespace {
-constexpr std::size_t kHugePage = std::size_t{2} << 20;
-}
-
-void* allocate_large(std::size_t bytes) {
-  if (bytes < kHugePage) return ::operator new(bytes);
-  const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-  void* block = std::aligned_alloc(kHugePage, rounded);
-  if (block == nullptr) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-  (void)madvise(block, rounded, MADV_HUGEPAGE);  // advice only: failure is harmless
-#endif
-  return block;
-}
-
-void deallocate_large(void* block, std::size_t bytes) noexcept {
-  if (bytes < kHugePage) {
-    ::operator delete(block);
-  } else {
-    std::free(block);
-  }
-}
-
-}  // namespace detail
 
 using detail::LargeVector;
 

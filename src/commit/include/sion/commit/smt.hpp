@@ -30,6 +30,7 @@
 
 #include "sion/base/result.hpp"
 #include "sion/codec/codec.hpp"
+#include "sion/commit/detail/large_allocator.hpp"
 #include "sion/commit/hash.hpp"
 #include "sion/commit/smt_proof.hpp"
 
@@ -120,33 +121,6 @@ struct UpdateOptions {
 
 // ---- The tree in memory ----------------------------------------------------------
 
-namespace detail {
-
-// Allocation for the tree's big arrays: blocks of 2 MiB or more are 2 MiB
-// aligned and offered to the kernel as transparent huge pages. Touching fresh
-// memory otherwise costs one fault per 4 KiB page, measured at about 50 us
-// each on the benchmark VM: more than hashing the tree.
-void* allocate_large(std::size_t bytes);
-void deallocate_large(void* block, std::size_t bytes) noexcept;
-
-template <class T>
-struct LargeAllocator {
-  using value_type = T;
-  LargeAllocator() = default;
-  template <class U>
-  LargeAllocator(const LargeAllocator<U>&) noexcept {}  // NOLINT: rebinding
-  T* allocate(std::size_t n) { return static_cast<T*>(allocate_large(n * sizeof(T))); }
-  void deallocate(T* block, std::size_t n) noexcept { deallocate_large(block, n * sizeof(T)); }
-  template <class U>
-  bool operator==(const LargeAllocator<U>&) const noexcept {
-    return true;
-  }
-};
-
-template <class T>
-using LargeVector = std::vector<T, LargeAllocator<T>>;
-
-}  // namespace detail
 
 class SparseMerkleTree {
  public:
