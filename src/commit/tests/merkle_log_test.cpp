@@ -96,7 +96,7 @@ TEST(MerkleLog, BulkAppendEqualsSingleAppends) {
     for (std::size_t i = 0; i < 300; ++i) leaves.push_back(hasher->leaf(base::Bytes(i % 5, static_cast<std::uint8_t>(i))));
     MerkleLog one(*hasher);
     for (const Hash& h : leaves) one.append_leaf_hash(h);
-    for (std::size_t chunk : {1, 2, 3, 7, 16, 33, 300}) {
+    for (std::size_t chunk : {1u, 2u, 3u, 7u, 16u, 33u, 300u}) {
       MerkleLog bulk(*hasher);
       for (std::size_t done = 0; done < leaves.size(); done += chunk) {
         bulk.append_leaf_hashes(std::span<const Hash>(leaves).subspan(done, std::min(chunk, leaves.size() - done)));
@@ -195,7 +195,7 @@ TEST(MerkleLog, TheTreeHeadFixesTheSize) {
 
 TEST(MerkleLog, InclusionProofEveryBitFlipFails) {
   const MerkleLog log = reference_log(kLogSha256);
-  for (std::uint64_t n : {7, 32, 100}) {
+  for (std::uint64_t n : {7u, 32u, 100u}) {
     const TreeHead head = log.head(n).value();
     for (std::uint64_t i = 0; i < n; i += 3) {
       const Hash leaf = log.leaf_hash(i).value();

@@ -71,7 +71,7 @@ TEST(SumTree, MatchesIndependentReference) {
 
 TEST(SumTree, ProofsVerifyAndMutationsFail) {
   std::mt19937_64 rng(3);
-  for (std::size_t n : {1, 2, 3, 5, 8, 13, 100, 256}) {
+  for (std::size_t n : {1u, 2u, 3u, 5u, 8u, 13u, 100u, 256u}) {
     const auto leaves = reference_sum_leaves(n);
     const SumTree tree = SumTree::build(leaves).value();
     const SumNode root = tree.root();
