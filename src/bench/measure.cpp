@@ -17,6 +17,9 @@ constexpr std::uint64_t kMaxCallsPerBatch = std::uint64_t{1} << 32;
 // operation, so calibration ignores them.
 constexpr double kMinCalibrationBatch = 100e-6;
 
+// How often the sampling loop may re-calibrate a batch that came out short.
+constexpr int kMaxRecalibrations = 4;
+
 double to_seconds(std::chrono::nanoseconds duration) {
   return std::chrono::duration<double>(duration).count();
 }
@@ -112,11 +115,27 @@ Stats measure(const Batch& batch, const MeasureOptions& options, Batching batchi
   std::vector<double> samples;
   samples.reserve(std::max(options.min_samples, options.max_samples));
   const double budget = to_seconds(options.budget);
+  const double min_sample = to_seconds(options.min_sample_time);
   double spent = 0;
+  int recalibrations = 0;
   while (samples.size() < options.min_samples ||
          (samples.size() < options.max_samples && spent < budget)) {
     const double elapsed = timed(batch, per_sample);
     spent += elapsed;
+    // One preempted warm-up batch overestimates the cost of a call and makes
+    // samples too short to time well. A sample is a longer batch, so a short
+    // one re-calibrates from itself and is dropped (a few times at most, so a
+    // run always ends).
+    if (calibrate && elapsed < min_sample / 2 && recalibrations < kMaxRecalibrations &&
+        per_sample < kMaxCallsPerBatch) {
+      ++recalibrations;
+      const double wanted = std::ceil(static_cast<double>(per_sample) * min_sample /
+                                      std::max(elapsed, 1e-9));
+      per_sample = static_cast<std::uint64_t>(
+          std::clamp(wanted, static_cast<double>(per_sample) + 1,
+                     static_cast<double>(kMaxCallsPerBatch)));
+      continue;
+    }
     samples.push_back(elapsed / static_cast<double>(per_sample));
   }
 
