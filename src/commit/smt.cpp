@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cassert>
 #include <cstring>
 #include <string>
@@ -728,14 +729,283 @@ base::Result<StateProof> prove_stored(const NodeReader& reader, const std::optio
   return proof;
 }
 
+// ---- State root from scratch ----------------------------------------------------
+//
+// A root needs no tree: with the entries sorted, the tree's shape is fixed
+// by the common-prefix lengths of neighbouring keys. Branch j (between
+// sorted items j and j + 1) is the node at depth lcp[j]; the branches form
+// the Cartesian tree of lcp (smallest at the top, docs/state-tree.md: two
+// equal values always have a smaller one between them). A node whose parent
+// sits more than one level up heads a one-child chain. Hashing sweeps the
+// depths bottom-up: every merge and chain step at one depth is independent
+// of the others, so each depth is hashed in Keccak lanes.
+
+namespace {
+
+constexpr std::uint16_t kLeafItem = 0xffff;
+constexpr std::uint32_t kBranchRef = 0x80000000u;  // a ref with this bit names a branch, else an item
+
+unsigned common_prefix_bits(const Hash& a, const Hash& b) noexcept {
+  for (std::size_t word = 0; word < 4; ++word) {
+    std::uint64_t x = 0;
+    std::uint64_t y = 0;
+    for (std::size_t i = 0; i < 8; ++i) {
+      x = (x << 8) | a[8 * word + i];
+      y = (y << 8) | b[8 * word + i];
+    }
+    if (x != y) return static_cast<unsigned>(64 * word) + static_cast<unsigned>(std::countl_zero(x ^ y));
+  }
+  return kStateKeyBits;
+}
+
+// The hash of one subtree as a reduction returns it.
+struct SubRoot {
+  Hash hash{};
+  bool empty = true;
+  bool leaf = false;
+};
+
+// Reduces items in key order to the hash of the subtree at depth `floor`
+// holding them. Item j: keys[j] a key below it, hashes[j] its hash (updated
+// in place by chain steps), depths[j] kLeafItem or the depth of the internal
+// node it is (nullptr: all leaves). lcp[j] is the common-prefix length of
+// items j and j + 1, every one >= floor. Scratch is kept between calls.
+class RootReducer {
+ public:
+  SubRoot reduce(const Hash* keys, Hash* hashes, const std::uint16_t* depths, const std::uint16_t* lcp,
+                 std::size_t count, unsigned floor) {
+    if (count == 0) return {};
+    const std::size_t branches = count - 1;
+    keys_ = keys;
+    item_hashes_ = hashes;
+    left_.resize(branches);
+    right_.resize(branches);
+    stop_.resize(branches);
+    branch_hashes_.resize(branches);
+
+    // Cartesian tree of lcp (Gabow, Bentley and Tarjan's stack method).
+    stack_.clear();
+    for (std::uint32_t j = 0; j < branches; ++j) {
+      std::uint32_t last = kNone;
+      while (!stack_.empty() && lcp[stack_.back()] > lcp[j]) {
+        last = stack_.back();
+        stack_.pop_back();
+      }
+      left_[j] = last == kNone ? j : (last | kBranchRef);
+      right_[j] = j + 1;
+      if (!stack_.empty()) right_[stack_.back()] = j | kBranchRef;
+      stack_.push_back(j);
+    }
+    // A chain runs from just above a node to just below its parent: stop is
+    // the depth of its last node.
+    std::uint32_t root = 0;
+    if (branches > 0) {
+      root = stack_.front() | kBranchRef;
+      stop_[stack_.front()] = static_cast<std::uint16_t>(floor);
+      for (std::uint32_t j = 0; j < branches; ++j) {
+        for (const std::uint32_t child : {left_[j], right_[j]}) {
+          if (child & kBranchRef) stop_[child & ~kBranchRef] = static_cast<std::uint16_t>(lcp[j] + 1);
+        }
+      }
+    }
+
+    // Merges by depth (a counting sort on lcp), and internal items waiting
+    // for their chain to start, deepest first.
+    std::array<std::uint32_t, kStateKeyBits + 1> start{};
+    for (std::size_t j = 0; j < branches; ++j) ++start[lcp[j] + 1u];
+    for (std::size_t d = 0; d < kStateKeyBits; ++d) start[d + 1] += start[d];
+    by_depth_.resize(branches);
+    {
+      std::array<std::uint32_t, kStateKeyBits + 1> next = start;
+      for (std::uint32_t j = 0; j < branches; ++j) by_depth_[next[lcp[j]]++] = j;
+    }
+    int top = branches > 0 ? static_cast<int>(lcp[by_depth_.back()]) : -1;
+    waiting_.clear();
+    if (depths != nullptr) {
+      for (std::uint32_t j = 0; j < count; ++j) {
+        if (depths[j] == kLeafItem) continue;
+        unsigned parent = floor;  // the depth its chain stops at
+        if (j > 0) parent = std::max(parent, lcp[j - 1] + 1u);
+        if (j + 1 < count) parent = std::max(parent, lcp[j] + 1u);
+        if (depths[j] > parent) waiting_.push_back({j, depths[j], static_cast<std::uint16_t>(parent)});
+      }
+      std::sort(waiting_.begin(), waiting_.end(), [](const Waiting& a, const Waiting& b) { return a.depth > b.depth; });
+      if (!waiting_.empty()) top = std::max(top, static_cast<int>(waiting_.front().depth) - 1);
+    }
+
+    active_.clear();
+    std::size_t next_waiting = 0;
+    for (int d = top; d >= static_cast<int>(floor); --d) {
+      const auto depth = static_cast<unsigned>(d);
+      for (; next_waiting < waiting_.size() && waiting_[next_waiting].depth == depth + 1; ++next_waiting) {
+        active_.push_back({waiting_[next_waiting].item, waiting_[next_waiting].stop});
+      }
+      // Chain steps: the node one level down becomes the only child of a
+      // node at this depth, on the side of its keys' bit.
+      for (const Active& a : active_) {
+        const Hash& h = hash_of(a.ref);
+        if (key_bit(key_of(a.ref), depth)) {
+          queue(kEmptyHash, h, a.ref);
+        } else {
+          queue(h, kEmptyHash, a.ref);
+        }
+      }
+      for (std::uint32_t i = start[depth]; i < start[depth + 1]; ++i) {
+        const std::uint32_t j = by_depth_[i];
+        queue(hash_of(left_[j]), hash_of(right_[j]), j | kBranchRef);
+      }
+      flush();
+      std::erase_if(active_, [depth](const Active& a) { return a.stop == depth; });
+      for (std::uint32_t i = start[depth]; i < start[depth + 1]; ++i) {
+        const std::uint32_t j = by_depth_[i];
+        if (stop_[j] < depth) active_.push_back({j | kBranchRef, stop_[j]});
+      }
+    }
+
+    SubRoot result;
+    result.empty = false;
+    result.leaf = branches == 0 && (depths == nullptr || depths[0] == kLeafItem);
+    result.hash = hash_of(root);
+    return result;
+  }
+
+ private:
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+  struct Waiting {
+    std::uint32_t item;
+    std::uint16_t depth;
+    std::uint16_t stop;
+  };
+  struct Active {
+    std::uint32_t ref;
+    std::uint16_t stop;
+  };
+
+  Hash& hash_of(std::uint32_t ref) noexcept {
+    return (ref & kBranchRef) ? branch_hashes_[ref & ~kBranchRef] : item_hashes_[ref];
+  }
+  // A key below the node: for branch j, item j's (the leftmost of its right
+  // end is as good; every key below shares the bits above the branch).
+  const Hash& key_of(std::uint32_t ref) const noexcept { return keys_[ref & ~kBranchRef]; }
+
+  void queue(const Hash& left, const Hash& right, std::uint32_t target) {
+    left_in_[queued_] = left;
+    right_in_[queued_] = right;
+    targets_[queued_] = target;
+    if (++queued_ == kHashChunk) flush();
+  }
+  void flush() {
+    if (queued_ == 0) return;
+    hash_nodes(Domain::state_node, left_in_.data(), right_in_.data(), out_.data(), queued_);
+    for (std::size_t i = 0; i < queued_; ++i) hash_of(targets_[i]) = out_[i];
+    queued_ = 0;
+  }
+
+  const Hash* keys_ = nullptr;
+  Hash* item_hashes_ = nullptr;
+  LargeVector<std::uint32_t> left_;
+  LargeVector<std::uint32_t> right_;
+  LargeVector<std::uint16_t> stop_;
+  LargeVector<Hash> branch_hashes_;
+  LargeVector<std::uint32_t> by_depth_;
+  std::vector<std::uint32_t> stack_;
+  std::vector<Waiting> waiting_;
+  std::vector<Active> active_;
+  std::array<Hash, kHashChunk> left_in_;
+  std::array<Hash, kHashChunk> right_in_;
+  std::array<Hash, kHashChunk> out_;
+  std::array<std::uint32_t, kHashChunk> targets_;
+  std::size_t queued_ = 0;
+};
+
+// Arrays of one state_root call, kept by the calling thread for its next.
+struct RootScratch {
+  LargeVector<Hash> keys;          // sorted
+  LargeVector<Hash> leaf_hashes;   // in key order
+  LargeVector<std::uint16_t> lcp;  // lcp[i]: common-prefix bits of keys i and i + 1
+  std::vector<RootReducer> reducers;
+};
+
+}  // namespace
+
 base::Result<Hash> state_root(std::span<const StateEntry> entries, unsigned threads) {
-  // Building touches about 200 bytes per object; on the benchmark VM fresh
-  // pages cost more than the hashing, so the arrays are reused.
-  thread_local SparseMerkleTree scratch;
-  scratch.clear();
-  auto tree = TreeBuilder::apply_batch(scratch, entries, 1, UpdateOptions{threads, false});
-  if (!tree) return base::fail(std::move(tree).error());
-  return scratch.root_hash();
+  if (entries.size() > kMaxBatch) {
+    return base::fail(base::Errc::invalid_argument, "state tree: a batch holds at most 2^28 changes");
+  }
+  const std::size_t count = entries.size();
+  const unsigned partitions = count < kParallelMinimum ? 1 : partition_count(threads);
+  const unsigned bits = partition_bits(partitions);
+  // Building touches about 130 bytes per object; on the benchmark VM fresh
+  // pages cost more than a sort, so the arrays are reused.
+  thread_local RootScratch kept;
+  RootScratch& scratch = kept;
+  const auto& order =
+      sorted_order(count, [&](std::size_t i) -> const Hash& { return entries[i].key; }, partitions);
+  scratch.keys.resize(count);
+  scratch.leaf_hashes.resize(count);
+  scratch.lcp.resize(count);
+  scratch.reducers.resize(partitions);
+
+  // Keys in order, leaf hashes and prefix lengths: even slices per thread.
+  std::vector<std::size_t> duplicate(partitions, count);
+  run_parallel(count < kParallelMinimum ? 1 : partitions, [&](unsigned p) {
+    const std::size_t slices = count < kParallelMinimum ? 1 : partitions;
+    const std::size_t first = count * p / slices;
+    const std::size_t last = count * (p + 1) / slices;
+    std::array<Hash, kHashChunk> values;
+    for (std::size_t done = first; done < last; done += kHashChunk) {
+      const std::size_t n = std::min(kHashChunk, last - done);
+      for (std::size_t j = 0; j < n; ++j) {
+        const StateEntry& entry = entries[order[done + j]];
+        scratch.keys[done + j] = entry.key;
+        values[j] = entry.value_hash;
+      }
+      hash_nodes(Domain::state_leaf, &scratch.keys[done], values.data(), &scratch.leaf_hashes[done], n);
+    }
+    for (std::size_t i = first; i < last && i + 1 < count; ++i) {
+      const unsigned shared = common_prefix_bits(entries[order[i]].key, entries[order[i + 1]].key);
+      if (shared == kStateKeyBits && duplicate[p] == count) duplicate[p] = i;
+      scratch.lcp[i] = static_cast<std::uint16_t>(shared);
+    }
+  });
+  for (const std::size_t at : duplicate) {
+    if (at != count) {
+      return base::fail(base::Errc::invalid_argument,
+                        "state tree: key " + base::to_hex(scratch.keys[at]) + " appears twice in one batch");
+    }
+  }
+
+  // Partition p holds the keys whose first `bits` bits are p: a subtree at
+  // depth `bits`, reduced on its own thread.
+  std::vector<std::size_t> bounds(partitions + 1, count);
+  bounds[0] = 0;
+  for (unsigned p = 1; p < partitions; ++p) {
+    const auto at = std::partition_point(scratch.keys.begin(), scratch.keys.end(), [&](const Hash& key) {
+      return static_cast<unsigned>(key[0] >> (8 - bits)) < p;
+    });
+    bounds[p] = static_cast<std::size_t>(at - scratch.keys.begin());
+  }
+  std::vector<SubRoot> parts(partitions);
+  run_parallel(partitions, [&](unsigned p) {
+    const std::size_t first = bounds[p];
+    parts[p] = scratch.reducers[p].reduce(&scratch.keys[first], &scratch.leaf_hashes[first], nullptr,
+                                          &scratch.lcp[first], bounds[p + 1] - first, bits);
+  });
+  if (partitions == 1) return parts[0].hash;
+
+  // The levels above the partitions, from their subtree roots.
+  std::vector<Hash> keys;
+  std::vector<Hash> hashes;
+  std::vector<std::uint16_t> depths;
+  std::vector<std::uint16_t> lcp;
+  for (unsigned p = 0; p < partitions; ++p) {
+    if (parts[p].empty) continue;
+    if (!keys.empty()) lcp.push_back(static_cast<std::uint16_t>(common_prefix_bits(keys.back(), scratch.keys[bounds[p]])));
+    keys.push_back(scratch.keys[bounds[p]]);
+    hashes.push_back(parts[p].hash);
+    depths.push_back(parts[p].leaf ? kLeafItem : static_cast<std::uint16_t>(bits));
+  }
+  return scratch.reducers[0].reduce(keys.data(), hashes.data(), depths.data(), lcp.data(), keys.size(), 0).hash;
 }
 
 }  // namespace sion::commit

@@ -135,6 +135,49 @@ TEST(StateTree, RootMatchesReference) {
   });
 }
 
+// state_root builds no tree: it reduces the sorted keys by their common
+// prefixes, by partition on several threads. Sizes above 4096 take the
+// parallel path; the key kinds put every key in one partition (long_prefix,
+// last_bit, low_values) or spread them (random).
+TEST(StateTree, RootFromScratchMatchesReferenceOnEveryThreadCount) {
+  for (Keys kind : kAllKinds) {
+    for (std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{5000}, std::size_t{9000}}) {
+      const auto entries = make_entries(kind, size, 17 + size);
+      const Hash expected = ref_root(entries);
+      for (unsigned threads : {1u, 2u, 3u, 4u, 8u}) {
+        EXPECT_EQ(state_root(entries, threads).value(), expected)
+            << "kind " << static_cast<int>(kind) << " size " << size << " threads " << threads;
+      }
+    }
+  }
+}
+
+TEST(StateTree, RootFromScratchWithFewKeysInSomePartitions) {
+  // One key alone in its partition (a leaf above the partition depth), one
+  // partition empty, the rest crowded: the levels above the partitions mix
+  // leaves, internal subtree roots and gaps.
+  auto entries = make_entries(Keys::random, 6000, 5);
+  std::erase_if(entries, [](const StateEntry& e) { return (e.key[0] >> 5) == 3 || (e.key[0] >> 5) == 6; });
+  std::mt19937_64 rng(9);
+  StateEntry alone{random_hash(rng), random_hash(rng)};
+  alone.key[0] = 0x61;  // partition 3 of 8
+  entries.push_back(alone);
+  const Hash expected = ref_root(entries);
+  for (unsigned threads : {1u, 2u, 4u, 8u}) EXPECT_EQ(state_root(entries, threads).value(), expected);
+}
+
+TEST(StateTree, RootFromScratchRefusesDuplicateKeys) {
+  for (std::size_t size : {std::size_t{10}, std::size_t{6000}}) {
+    auto entries = make_entries(Keys::random, size, 23);
+    entries.push_back({entries[size / 2].key, Hash{}});
+    for (unsigned threads : {1u, 2u}) {
+      auto root = state_root(entries, threads);
+      ASSERT_FALSE(root.ok());
+      EXPECT_NE(root.error().reason.find("appears twice"), std::string::npos) << root.error().reason;
+    }
+  }
+}
+
 TEST(StateTree, EmptyAndSingleLeaf) {
   EXPECT_EQ(SparseMerkleTree().root_hash(), Hash{});
   EXPECT_FALSE(SparseMerkleTree().root_ref().has_value());
