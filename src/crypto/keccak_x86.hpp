@@ -25,7 +25,11 @@ inline constexpr std::uint64_t kKeccakRoundConstants[24] = {
 
 // Four states, lanes[i * stride + j] for j < 4. Needs AVX2.
 void keccak_f1600_x4_avx2(std::uint64_t* lanes, std::size_t stride) noexcept;
-// The same with AVX-512F + VL (vpternlogq, vprolq on 256-bit vectors).
+// SHA3-256 of inputs[j][0, len) into outputs[j][0, 32) for j < 4, in the
+// lanes of one AVX2 state. Inputs and outputs need no alignment. Needs AVX2.
+void sha3_256_x4_avx2(const std::uint8_t* const* inputs, std::size_t len,
+                      std::uint8_t* const* outputs) noexcept;
+// keccak_f1600_x4_avx2 with AVX-512F + VL (vpternlogq, vprolq on 256-bit vectors).
 void keccak_f1600_x4_avx512vl(std::uint64_t* lanes, std::size_t stride) noexcept;
 // Eight states, lanes[i * 8 + j]. Needs AVX-512F.
 void keccak_f1600_x8_avx512(std::uint64_t* lanes) noexcept;
