@@ -1,5 +1,7 @@
 #include "sion/commit/smt.hpp"
 
+#include "sion/commit/detail/parallel.hpp"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -27,11 +29,12 @@ constexpr std::size_t kHashChunk = 64;
 // Node indices are 32-bit; a batch of n inserts makes about 2.5 n nodes.
 constexpr std::size_t kMaxBatch = std::size_t{1} << 28;
 
+using detail::run_parallel;
+
 // Work is split by the top bits of keys into a power of two of partitions,
 // one thread each.
 unsigned partition_count(unsigned threads) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  threads = std::min(threads, kMaxPartitions);
+  threads = std::min(detail::thread_count(threads), kMaxPartitions);
   unsigned partitions = 1;
   while (partitions * 2 <= threads) partitions *= 2;
   return partitions;
@@ -41,16 +44,6 @@ unsigned partition_bits(unsigned partitions) {
   unsigned bits = 0;
   while ((1u << bits) < partitions) ++bits;
   return bits;
-}
-
-// Runs task(i) for every i < count, task(0) on this thread.
-template <class Task>
-void run_parallel(unsigned count, const Task& task) {
-  std::vector<std::thread> workers;
-  workers.reserve(count);
-  for (unsigned i = 1; i < count; ++i) workers.emplace_back([&task, i] { task(i); });
-  task(0);
-  for (auto& worker : workers) worker.join();
 }
 
 std::uint64_t key_head(const Hash& key) noexcept {
@@ -947,11 +940,9 @@ base::Result<Hash> state_root(std::span<const StateEntry> entries, unsigned thre
   scratch.reducers.resize(partitions);
 
   // Keys in order, leaf hashes and prefix lengths: even slices per thread.
-  std::vector<std::size_t> duplicate(partitions, count);
-  run_parallel(count < kParallelMinimum ? 1 : partitions, [&](unsigned p) {
-    const std::size_t slices = count < kParallelMinimum ? 1 : partitions;
-    const std::size_t first = count * p / slices;
-    const std::size_t last = count * (p + 1) / slices;
+  const unsigned slices = count < kParallelMinimum ? 1 : partitions;
+  std::vector<std::size_t> duplicate(slices, count);
+  detail::for_slices(count, slices, [&](unsigned slice, std::size_t first, std::size_t last) {
     std::array<Hash, kHashChunk> values;
     for (std::size_t done = first; done < last; done += kHashChunk) {
       const std::size_t n = std::min(kHashChunk, last - done);
@@ -964,7 +955,7 @@ base::Result<Hash> state_root(std::span<const StateEntry> entries, unsigned thre
     }
     for (std::size_t i = first; i < last && i + 1 < count; ++i) {
       const unsigned shared = common_prefix_bits(entries[order[i]].key, entries[order[i + 1]].key);
-      if (shared == kStateKeyBits && duplicate[p] == count) duplicate[p] = i;
+      if (shared == kStateKeyBits) duplicate[slice] = std::min(duplicate[slice], i);
       scratch.lcp[i] = static_cast<std::uint16_t>(shared);
     }
   });

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "sion/commit/detail/parallel.hpp"
 #include "sion/crypto/keccak.hpp"
 
 namespace sion::commit {
@@ -30,23 +31,32 @@ void fill_node(std::uint8_t* input, const SumNode& left, const SumNode& right, s
   put_u64_le(input + 65, sum);
 }
 
-// store(i, SHA3-256(input i)) for i < count in order, input i written by
-// fill(i, buffer): 16 inputs per round of crypto::sha3_256_many. Storing
-// by push_back into reserved vectors touches each page once, where resizing
-// first would zero it and then write it again.
+// store(i, SHA3-256(input i)) for i in [begin, end), input i written by
+// fill(i, buffer): 16 inputs per round of crypto::sha3_256_many.
 template <std::size_t kLen, class Fill, class Store>
-void hash_in_lanes(std::size_t count, const Fill& fill, const Store& store) {
+void hash_in_lanes(std::size_t begin, std::size_t end, const Fill& fill, const Store& store) {
   constexpr std::size_t kChunk = 16;
   std::array<std::array<std::uint8_t, kLen>, kChunk> inputs;
   std::array<const std::uint8_t*, kChunk> pointers;
   for (std::size_t j = 0; j < kChunk; ++j) pointers[j] = inputs[j].data();
   std::array<Hash, kChunk> digests;
-  for (std::size_t done = 0; done < count; done += kChunk) {
-    const std::size_t n = std::min(kChunk, count - done);
+  for (std::size_t done = begin; done < end; done += kChunk) {
+    const std::size_t n = std::min(kChunk, end - done);
     for (std::size_t j = 0; j < n; ++j) fill(done + j, inputs[j].data());
     crypto::sha3_256_many(pointers.data(), kLen, digests.data(), n);
     for (std::size_t j = 0; j < n; ++j) store(done + j, digests[j]);
   }
+}
+
+// The same over [0, count) in even slices, one per thread; small levels
+// stay on this thread (a thread costs more than a few hundred hashes).
+template <std::size_t kLen, class Fill, class Store>
+void hash_level(std::size_t count, unsigned threads, const Fill& fill, const Store& store) {
+  constexpr std::size_t kParallelMinimum = 2048;
+  detail::for_slices(count, count < kParallelMinimum ? 1 : threads,
+                     [&](unsigned, std::size_t begin, std::size_t end) {
+                       hash_in_lanes<kLen>(begin, end, fill, store);
+                     });
 }
 
 }  // namespace
@@ -65,7 +75,7 @@ std::optional<SumNode> sum_parent(const SumNode& left, const SumNode& right) noe
   return SumNode{crypto::sha3_256(input), sum};
 }
 
-base::Result<SumTree> SumTree::build(std::span<const SumLeaf> leaves) {
+base::Result<SumTree> SumTree::build(std::span<const SumLeaf> leaves, unsigned threads) {
   // Amounts are unsigned: if the total fits in a u64, every partial sum does.
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < leaves.size(); ++i) {
@@ -76,21 +86,20 @@ base::Result<SumTree> SumTree::build(std::span<const SumLeaf> leaves) {
   }
   SumTree tree;
   if (leaves.empty()) return tree;
-  detail::LargeVector<SumNode>& bottom = tree.levels_.emplace_back();
-  bottom.reserve(leaves.size());
-  hash_in_lanes<kLeafInput>(
-      leaves.size(), [&leaves](std::size_t i, std::uint8_t* input) { fill_leaf(input, leaves[i]); },
-      [&leaves, &bottom](std::size_t i, const Hash& digest) { bottom.push_back({digest, leaves[i].amount}); });
+  threads = detail::thread_count(threads);
+  detail::LargeVector<SumNode>& bottom = tree.levels_.emplace_back(leaves.size());
+  hash_level<kLeafInput>(
+      leaves.size(), threads, [&leaves](std::size_t i, std::uint8_t* input) { fill_leaf(input, leaves[i]); },
+      [&leaves, &bottom](std::size_t i, const Hash& digest) { bottom[i] = {digest, leaves[i].amount}; });
   while (tree.levels_.back().size() > 1) {
     const detail::LargeVector<SumNode>& level = tree.levels_.back();
-    detail::LargeVector<SumNode> next;
-    next.reserve((level.size() + 1) / 2);
+    detail::LargeVector<SumNode> next((level.size() + 1) / 2);
     const auto sum = [&level](std::size_t j) { return level[2 * j].sum + level[2 * j + 1].sum; };
-    hash_in_lanes<kNodeInput>(
-        level.size() / 2,
+    hash_level<kNodeInput>(
+        level.size() / 2, threads,
         [&level, &sum](std::size_t j, std::uint8_t* input) { fill_node(input, level[2 * j], level[2 * j + 1], sum(j)); },
-        [&next, &sum](std::size_t j, const Hash& digest) { next.push_back({digest, sum(j)}); });
-    if (level.size() % 2 == 1) next.push_back(level.back());
+        [&next, &sum](std::size_t j, const Hash& digest) { next[j] = {digest, sum(j)}; });
+    if (level.size() % 2 == 1) next.back() = level.back();
     tree.levels_.push_back(std::move(next));
   }
   return tree;

@@ -69,6 +69,26 @@ TEST(SumTree, MatchesIndependentReference) {
   EXPECT_EQ(checked, testing::kReferenceLeaves);
 }
 
+TEST(SumTree, ThreadsChangeNothing) {
+  // Levels of 2048 pairs or more are split between threads; odd levels lift
+  // their last node across slice boundaries.
+  for (std::size_t n : {4095u, 4097u, 10001u}) {
+    std::vector<SumLeaf> leaves(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      leaves[i].hash = crypto::sha3_256(base::Bytes{static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(i >> 8)});
+      leaves[i].amount = i * 1000003u;
+    }
+    const SumTree one = SumTree::build(leaves, 1).value();
+    for (unsigned threads : {2u, 3u, 8u}) {
+      const SumTree many = SumTree::build(leaves, threads).value();
+      EXPECT_EQ(many.root(), one.root()) << n << " " << threads;
+      for (std::uint64_t i : {std::uint64_t{0}, std::uint64_t{n / 2}, std::uint64_t{n - 1}}) {
+        EXPECT_EQ(many.prove(i)->path, one.prove(i)->path) << n << " " << threads << " " << i;
+      }
+    }
+  }
+}
+
 TEST(SumTree, ProofsVerifyAndMutationsFail) {
   std::mt19937_64 rng(3);
   for (std::size_t n : {1u, 2u, 3u, 5u, 8u, 13u, 100u, 256u}) {

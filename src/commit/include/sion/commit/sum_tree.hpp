@@ -63,8 +63,8 @@ std::optional<SumNode> sum_parent(const SumNode& left, const SumNode& right) noe
 class SumTree {
  public:
   // Refuses leaves whose amounts add past 2^64 - 1. Levels are hashed in
-  // SIMD Keccak lanes.
-  static base::Result<SumTree> build(std::span<const SumLeaf> leaves);
+  // SIMD Keccak lanes, split over `threads` (0: one per core).
+  static base::Result<SumTree> build(std::span<const SumLeaf> leaves, unsigned threads = 1);
 
   std::uint64_t size() const noexcept { return levels_.empty() ? 0 : levels_[0].size(); }
   // (SHA3-256() of no input, 0) for no leaves.
