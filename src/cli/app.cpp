@@ -3,10 +3,13 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <system_error>
 
 #include "sion/bench/group.hpp"
 #include "sion/cli/commands.hpp"
@@ -72,6 +75,65 @@ void add_conformance(CLI::App& app, ConformanceOptions& options) {
       "2 if a file could not be run (unreadable, not JSON, unknown format).");
 }
 
+// Decimal digits only, within 2^64 - 1. CLI11's own conversion would take
+// "-1" as 2^64 - 1, clamp values past the range and read "0x10" as 16.
+CLI::Validator unsigned_decimal() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        std::uint64_t value = 0;
+        const char* end = text.data() + text.size();
+        const auto [stop, error] = std::from_chars(text.data(), end, value);
+        if (text.empty() || error != std::errc{} || stop != end || text.front() < '0' ||
+            text.front() > '9') {
+          return fmt::format("'{}' is not an unsigned decimal integer below 2^64", text);
+        }
+        return {};
+      },
+      "", "UNSIGNED");
+}
+
+void add_genesis(CLI::App& app, GenesisOptions& options) {
+  CLI::App* genesis = app.add_subcommand(
+      "genesis", "Write a devnet genesis file and a key file for each of its funded accounts");
+  genesis->add_option("--accounts", options.accounts, "Accounts to create")
+      ->required()
+      ->check(unsigned_decimal())
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}))
+      ->option_text("<N>");
+  genesis->add_option("--out", options.out, "The genesis file to write")->required()->option_text("<FILE>");
+  genesis->add_option("--keys", options.keys, "Directory for the key files [default: keys beside FILE]")
+      ->option_text("<DIR>");
+  genesis
+      ->add_option("--chain-id", options.chain_id,
+                   fmt::format("The chain id [default: {}]", options.chain_id))
+      ->check(unsigned_decimal())
+      ->option_text("<ID>");
+  genesis
+      ->add_option("--amount", options.amount,
+                   fmt::format("Amount of each coin [default: {}]", options.amount))
+      ->check(unsigned_decimal())
+      ->option_text("<A>");
+  genesis
+      ->add_option("--coins-per-account", options.coins_per_account,
+                   fmt::format("Coins given to each account [default: {}]", options.coins_per_account))
+      ->check(unsigned_decimal())
+      ->option_text("<C>");
+  genesis
+      ->add_option("--profile", options.profile,
+                   fmt::format("Signature profile of the keys: dual, cold, strong, hybrid, classic "
+                               "[default: {}]",
+                               options.profile))
+      ->option_text("<PROFILE>");
+  genesis->add_flag("--force", options.force,
+                    "Replace an existing genesis file (key files are never replaced)");
+  genesis->set_help_flag();
+  genesis->set_help_flag("-h,--help", "Print help");
+  genesis->footer(
+      "Each key file, DIR/account-NNNN.json, holds an account's secret seed and is created\n"
+      "with mode 0600 in a directory created with mode 0700; existing files are never\n"
+      "overwritten. The file formats are in docs/genesis.md.\n");
+}
+
 int run_app(int argc, const char* const* argv) {
   CLI::App app("Sion: a post-quantum ledger for agent payments", "sion");
   app.set_help_flag("-h,--help", "Print help");
@@ -87,6 +149,8 @@ int run_app(int argc, const char* const* argv) {
   add_bench(app, bench_options);
   ConformanceOptions conformance_options;
   add_conformance(app, conformance_options);
+  GenesisOptions genesis_options;
+  add_genesis(app, genesis_options);
 
   try {
     app.parse(argc, argv);
@@ -104,12 +168,14 @@ int run_app(int argc, const char* const* argv) {
     if (totals.unusable_files > 0) return code(ExitCode::usage);
     return code(totals.failed > 0 ? ExitCode::failure : ExitCode::ok);
   }
-  // Exactly one subcommand was required and it is neither of the above: bench.
-  const base::Status status = run_bench(bench_options, stdout);
+  // Exactly one subcommand was required: genesis or bench.
+  const base::Status status = app.got_subcommand("genesis") ? run_genesis(genesis_options, stdout)
+                                                            : run_bench(bench_options, stdout);
   if (!status) {
     print_error(status.error().reason.c_str());
-    // An option value that makes no sense (an unknown group) is a usage
-    // error; anything else failed while running.
+    // An option value that makes no sense (an unknown group, a file that
+    // may not be replaced) is a usage error; anything else failed while
+    // running.
     const bool usage = status.error().code == base::Errc::invalid_argument;
     return code(usage ? ExitCode::usage : ExitCode::failure);
   }

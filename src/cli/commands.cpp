@@ -10,7 +10,9 @@
 #include "sion/base/cpu.hpp"
 #include "sion/bench/group.hpp"
 #include "sion/bench/report.hpp"
+#include "sion/crypto/bundle.hpp"
 #include "sion/crypto/conformance.hpp"
+#include "sion/exec/genesis.hpp"
 
 namespace sion::cli {
 
@@ -84,6 +86,51 @@ ConformanceTotals run_conformance(const ConformanceOptions& options, std::FILE* 
   }
   fmt::print(out, "{} passed, {} failed\n", totals.passed, totals.failed);
   return totals;
+}
+
+base::Status run_genesis(const GenesisOptions& options, std::FILE* out) {
+  const auto profile = crypto::profile_from_name(options.profile);
+  if (!profile) {
+    std::vector<std::string_view> names;
+    for (const crypto::Profile known : crypto::kAllProfiles) names.push_back(crypto::profile_name(known));
+    return base::fail(base::Errc::invalid_argument,
+                      fmt::format("unknown profile '{}' in --profile; valid profiles: {}", options.profile,
+                                  fmt::join(names, ", ")));
+  }
+  exec::DevnetSpec spec;
+  spec.accounts = options.accounts;
+  spec.chain_id = options.chain_id;
+  spec.amount = options.amount;
+  spec.coins_per_account = options.coins_per_account;
+  spec.profile = *profile;
+  spec.genesis_path = options.out;
+  spec.key_dir = options.keys.value_or("");
+  spec.overwrite = options.force;
+  auto devnet = exec::write_devnet(spec);
+  if (!devnet) {
+    base::Error error = std::move(devnet).error();
+    if (error.reason.find("genesis file") != std::string::npos &&
+        error.reason.find("already exists") != std::string::npos) {
+      error.reason += " (--force replaces it)";
+    }
+    return base::fail(std::move(error));
+  }
+
+  const exec::Genesis& genesis = devnet->genesis;
+  const std::size_t coins = options.coins_per_account * genesis.accounts.size();
+  fmt::print(out, "genesis: {}\n", devnet->genesis_path);
+  fmt::print(out, "chain id: {}\n", genesis.params.chain_id);
+  fmt::print(out, "accounts: {} ({} keys)\n", genesis.accounts.size(), crypto::profile_name(*profile));
+  fmt::print(out, "coins: {} of {}, total supply {}\n", coins, options.amount, devnet->total_supply);
+  fmt::print(out, "state root: {}\n", base::to_hex(devnet->state_root));
+  const std::string& first = devnet->key_files.front();
+  if (devnet->key_files.size() == 1) {
+    fmt::print(out, "key files: {} (owner only)\n", first);
+  } else {
+    fmt::print(out, "key files: {} .. {} (owner only)\n", first,
+               exec::key_file_name(devnet->key_files.size() - 1));
+  }
+  return {};
 }
 
 }  // namespace sion::cli

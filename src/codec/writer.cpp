@@ -7,10 +7,10 @@ namespace sion::codec {
 void Writer::length(std::size_t n) {
   assert(n <= kMaxLength);
   while (n >= 0x80) {
-    out_.push_back(static_cast<std::uint8_t>((n & 0x7f) | 0x80));
+    u8(static_cast<std::uint8_t>((n & 0x7f) | 0x80));
     n >>= 7;
   }
-  out_.push_back(static_cast<std::uint8_t>(n));
+  u8(static_cast<std::uint8_t>(n));
 }
 
 }  // namespace sion::codec

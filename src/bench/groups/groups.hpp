@@ -9,6 +9,7 @@ namespace sion::bench::groups {
 Group signatures();
 Group state();
 Group transparency();
+Group execution();
 
 // The parts of group `state`, one file each: SHA3 rows (state.cpp), the
 // sparse Merkle state tree and RocksDB (state_tree.cpp), the sum tree

@@ -18,7 +18,7 @@ std::vector<std::string> names(const std::vector<const Group*>& groups) {
 TEST(Registry, ListsTheGroupsInSeedOrder) {
   ASSERT_FALSE(all_groups().empty());
   EXPECT_EQ(all_groups()[0].name, "signatures");
-  EXPECT_EQ(group_names(), "signatures, state, transparency");
+  EXPECT_EQ(group_names(), "signatures, state, transparency, execution");
   for (const Group& group : all_groups()) {
     EXPECT_FALSE(group.description.empty()) << group.name;
     EXPECT_NE(group.run, nullptr) << group.name;
@@ -41,7 +41,7 @@ TEST(SelectGroups, UnknownGroupListsTheValidOnes) {
   const auto selected = select_groups("state,nosuch");
   ASSERT_FALSE(selected.ok());
   EXPECT_EQ(selected.error().code, base::Errc::invalid_argument);
-  EXPECT_EQ(selected.error().reason, "unknown group 'nosuch' in --only; valid groups: signatures, state, transparency");
+  EXPECT_EQ(selected.error().reason, "unknown group 'nosuch' in --only; valid groups: signatures, state, transparency, execution");
 }
 
 TEST(SelectGroups, NamesAreCaseSensitive) {
@@ -53,7 +53,7 @@ TEST(SelectGroups, AListNamingNoGroupIsAnError) {
     const auto selected = select_groups(only);
     ASSERT_FALSE(selected.ok()) << '"' << only << '"';
     EXPECT_EQ(selected.error().code, base::Errc::invalid_argument);
-    EXPECT_EQ(selected.error().reason, "--only names no group; valid groups: signatures, state, transparency");
+    EXPECT_EQ(selected.error().reason, "--only names no group; valid groups: signatures, state, transparency, execution");
   }
 }
 

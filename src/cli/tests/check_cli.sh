@@ -38,6 +38,31 @@ vectors_dir() {
     skip "no vector directory $vectors (set SION_VECTORS_DIR to the shared/vectors directory)"
 }
 
+# check_genesis_files GENESIS KEYDIR ACCOUNTS CHAIN_ID AMOUNT COINS PROFILE:
+# the files `sion genesis` wrote hold what docs/genesis.md says.
+check_genesis_files() {
+  "$python" - "$@" <<'PY' || fail "genesis files: $*"
+import json, re, sys
+genesis, keys, accounts, chain_id, amount, coins, profile = *sys.argv[1:3], *map(int, sys.argv[3:7]), sys.argv[7]
+text = open(genesis, encoding="utf-8").read()
+d = json.loads(text, parse_float=lambda s: sys.exit(f"float {s} in genesis"))
+assert list(d) == ["chain_id", "fees", "limits", "accounts"], list(d)
+assert d["chain_id"] == chain_id, d["chain_id"]
+assert list(d["fees"]) == ["per_byte", "per_verify_unit"], d["fees"]
+assert list(d["limits"]) == ["max_verify_units", "max_auth_bytes", "max_bytes", "max_transactions"]
+assert len(d["accounts"]) == accounts
+for a in d["accounts"]:
+    assert list(a) == ["keys", "coins"], a.keys()
+    assert re.fullmatch("[0-9a-f]+", a["keys"]), a["keys"][:20]
+    assert a["coins"] == [amount] * coins, a["coins"]
+for i in range(accounts):
+    k = json.load(open(f"{keys}/account-{i:04}.json", encoding="utf-8"))
+    assert list(k) == ["profile", "seed", "account"], k.keys()
+    assert k["profile"] == profile, k["profile"]
+    assert re.fullmatch("[0-9a-f]{64}", k["seed"]) and re.fullmatch("[0-9a-f]{64}", k["account"])
+PY
+}
+
 case "$case_name" in
   version)
     run version
@@ -174,6 +199,87 @@ PY
     run conformance
     expect_status 2
     expect_line "$err" '^sion: error: FILE is required'
+    ;;
+  genesis)
+    run genesis --accounts 3 --out "$work/net/genesis.json"
+    expect_status 0
+    expect_line "$out" "^genesis: $work/net/genesis\.json$"
+    expect_line "$out" '^chain id: 1$'
+    expect_line "$out" '^accounts: 3 \(dual keys\)$'
+    expect_line "$out" '^coins: 3 of 1000000000, total supply 3000000000$'
+    expect_line "$out" '^state root: [0-9a-f]{64}$'
+    expect_line "$out" "^key files: $work/net/keys/account-0000\.json \.\. account-0002\.json \(owner only\)$"
+    [[ "$(stat -c %a "$work/net/keys")" == 700 ]] || fail "key directory mode $(stat -c %a "$work/net/keys")"
+    for i in 0 1 2; do
+      key="$work/net/keys/account-000$i.json"
+      [[ "$(stat -c %a "$key")" == 600 ]] || fail "$key mode $(stat -c %a "$key")"
+    done
+    check_genesis_files "$work/net/genesis.json" "$work/net/keys" 3 1 1000000000 1 dual
+    run genesis --accounts 2 --out "$work/b/genesis.json" --keys "$work/b-keys" --chain-id 9 \
+      --amount 5 --coins-per-account 2 --profile hybrid
+    expect_status 0
+    expect_line "$out" '^chain id: 9$'
+    expect_line "$out" '^accounts: 2 \(hybrid keys\)$'
+    expect_line "$out" '^coins: 4 of 5, total supply 20$'
+    [[ ! -e "$work/b/keys" ]] || fail "wrote keys beside the genesis file despite --keys"
+    check_genesis_files "$work/b/genesis.json" "$work/b-keys" 2 9 5 2 hybrid
+    ;;
+  genesis_exists)
+    run genesis --accounts 2 --out "$work/genesis.json"
+    expect_status 0
+    cp "$work/genesis.json" "$work/first.json"
+    run genesis --accounts 2 --out "$work/genesis.json"
+    expect_status 2
+    expect_line "$err" "^sion: error: genesis file '$work/genesis\.json' already exists \(--force replaces it\)$"
+    [[ -z "$out" ]] || fail "printed a summary: $out"
+    cmp -s "$work/genesis.json" "$work/first.json" || fail "the genesis file changed"
+    # --force replaces the genesis file, but never a key file.
+    run genesis --accounts 2 --out "$work/genesis.json" --force
+    expect_status 2
+    expect_line "$err" "^sion: error: key file '$work/keys/account-0000\.json' already exists"
+    cmp -s "$work/genesis.json" "$work/first.json" || fail "the genesis file changed"
+    run genesis --accounts 2 --out "$work/genesis.json" --force --keys "$work/keys2"
+    expect_status 0
+    ! cmp -s "$work/genesis.json" "$work/first.json" || fail "the genesis file was not replaced"
+    [[ -f "$work/keys2/account-0001.json" ]] || fail "no key files in keys2"
+    ;;
+  genesis_errors)
+    run genesis --accounts 0 --out "$work/genesis.json"
+    expect_status 2
+    expect_line "$err" '^sion: error: --accounts: '
+    run genesis --accounts -1 --out "$work/genesis.json"
+    expect_status 2
+    run genesis --out "$work/genesis.json"
+    expect_status 2
+    expect_line "$err" '^sion: error: --accounts is required'
+    run genesis --accounts 2
+    expect_status 2
+    expect_line "$err" '^sion: error: --out is required'
+    run genesis --accounts 2 --out "$work/genesis.json" --profile nope
+    expect_status 2
+    expect_line "$err" "^sion: error: unknown profile 'nope' in --profile; valid profiles: dual, cold, strong, hybrid, classic$"
+    run genesis --accounts 2 --out "$work/genesis.json" --amount 0
+    expect_status 2
+    expect_line "$err" "^sion: error: a coin's amount must be at least 1$"
+    run genesis --accounts 2 --out "$work/genesis.json" --amount 18446744073709551615
+    expect_status 2
+    expect_line "$err" '^sion: error: the total supply passes 2\^64 - 1$'
+    run genesis --accounts 2 --out "$work/genesis.json" --chain-id 1.5
+    expect_status 2
+    expect_line "$err" "^sion: error: --chain-id: '1\.5' is not an unsigned decimal integer below 2\^64$"
+    # CLI11 alone would take these as 2^64 - 1, 2^64 - 1 (clamped) and 16.
+    for value in -1 18446744073709551616 0x10; do
+      run genesis --accounts 1 --out "$work/genesis.json" --amount "$value"
+      expect_status 2
+      expect_line "$err" "^sion: error: --amount: '$value' is not an unsigned decimal integer"
+    done
+    [[ ! -e "$work/genesis.json" && ! -e "$work/keys" ]] || fail "a failed run wrote files"
+    run genesis --help
+    expect_status 0
+    for option in '--accounts <N>' '--out <FILE>' '--keys <DIR>' '--chain-id <ID>' '--amount <A>' \
+      '--coins-per-account <C>' '--profile <PROFILE>' '--force'; do
+      grep -qF -- "$option" <<<"$out" || fail "genesis --help lacks $option: $out"
+    done
     ;;
   *)
     fail "unknown case"

@@ -21,6 +21,7 @@ TEST(CodecProperty, RandomValuesRoundTrip) {
     const Envelope e = gen.envelope();
     ASSERT_TRUE(valid(e));
     const Bytes bytes = encode(e);
+    ASSERT_EQ(encoded_size(e), bytes.size());
     auto back = decode<Envelope>(bytes);
     ASSERT_TRUE(back.ok()) << back.error().reason;
     ASSERT_EQ(*back, e);

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "crash_workload.hpp"
-#include "temp_dir.hpp"
+#include "sion/base/testing/temp_dir.hpp"
 
 #ifndef SION_CRASH_WRITER
 #error "SION_CRASH_WRITER names the crash_writer binary"
@@ -100,7 +100,7 @@ void check_store(const std::string& directory, std::uint64_t& last_seen) {
 }
 
 TEST(CrashSafety, KilledWriterReopensAtItsLastCompleteVersion) {
-  testing::TempDir dir;
+  base::testing::TempDir dir;
   std::mt19937 random(20261202);
   std::uint64_t last_seen = 0;
   for (int round = 0; round < 8; ++round) {

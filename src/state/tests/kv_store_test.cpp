@@ -1,11 +1,11 @@
 #include "sion/state/kv_store.hpp"
+#include "sion/base/testing/temp_dir.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "temp_dir.hpp"
 
 namespace sion::state {
 namespace {
@@ -24,7 +24,7 @@ std::vector<std::string> keys_with_prefix(const KvStore& store, Column column, s
 }
 
 TEST(KvStore, WritesReadBackAndSurviveReopen) {
-  testing::TempDir dir;
+  base::testing::TempDir dir;
   {
     auto store = KvStore::open(dir.str());
     ASSERT_TRUE(store.ok()) << store.error().to_string();
@@ -53,7 +53,7 @@ TEST(KvStore, WritesReadBackAndSurviveReopen) {
 }
 
 TEST(KvStore, EraseAndPrefixScanInByteOrder) {
-  testing::TempDir dir;
+  base::testing::TempDir dir;
   auto store = KvStore::open(dir.str());
   ASSERT_TRUE(store.ok());
   KvBatch batch;
@@ -73,7 +73,7 @@ TEST(KvStore, EraseAndPrefixScanInByteOrder) {
 }
 
 TEST(KvStore, ASecondOpenOfTheSameFolderIsAnIoError) {
-  testing::TempDir dir;
+  base::testing::TempDir dir;
   auto first = KvStore::open(dir.str());
   ASSERT_TRUE(first.ok());
   auto second = KvStore::open(dir.str());
@@ -83,7 +83,7 @@ TEST(KvStore, ASecondOpenOfTheSameFolderIsAnIoError) {
 }
 
 TEST(KvStore, MissingFolderWithoutCreateIsAnError) {
-  testing::TempDir dir;
+  base::testing::TempDir dir;
   KvOptions options;
   options.create_if_missing = false;
   auto store = KvStore::open((dir.path() / "absent").string(), options);

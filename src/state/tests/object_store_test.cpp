@@ -1,4 +1,5 @@
 #include "sion/state/object_store.hpp"
+#include "sion/base/testing/temp_dir.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +8,6 @@
 #include <vector>
 
 #include "sion/state/kv_store.hpp"
-#include "temp_dir.hpp"
 
 namespace sion::state {
 namespace {
@@ -37,7 +37,7 @@ commit::Hash model_root(const Model& model) {
   return *root;
 }
 
-std::unique_ptr<ObjectStore> open_store(const testing::TempDir& dir, std::uint64_t retain = 64) {
+std::unique_ptr<ObjectStore> open_store(const base::testing::TempDir& dir, std::uint64_t retain = 64) {
   ObjectStoreOptions options;
   options.retain_versions = retain;
   options.sync_writes = false;
@@ -47,7 +47,7 @@ std::unique_ptr<ObjectStore> open_store(const testing::TempDir& dir, std::uint64
 }
 
 TEST(ObjectStore, NewStoreIsEmptyAtVersionZero) {
-  testing::TempDir dir;
+  base::testing::TempDir dir;
   auto store = open_store(dir);
   ASSERT_TRUE(store);
   EXPECT_EQ(store->version(), 0u);
@@ -59,7 +59,7 @@ TEST(ObjectStore, NewStoreIsEmptyAtVersionZero) {
 }
 
 TEST(ObjectStore, AppliesWritesAndProvesThem) {
-  testing::TempDir dir;
+  base::testing::TempDir dir;
   auto store = open_store(dir);
   ASSERT_TRUE(store);
   Model model;
@@ -107,7 +107,7 @@ TEST(ObjectStore, AppliesWritesAndProvesThem) {
 }
 
 TEST(ObjectStore, InvalidWritesChangeNothing) {
-  testing::TempDir dir;
+  base::testing::TempDir dir;
   auto store = open_store(dir);
   ASSERT_TRUE(store);
   ASSERT_TRUE(store->apply(std::vector<ObjectWrite>{{id_of(1), object_of(1, 1)}}).ok());
@@ -132,7 +132,7 @@ TEST(ObjectStore, InvalidWritesChangeNothing) {
 }
 
 TEST(ObjectStore, RetainedVersionsReopenAfterRestartAndOldOnesArePruned) {
-  testing::TempDir dir;
+  base::testing::TempDir dir;
   constexpr std::uint64_t kRetain = 5;
   std::vector<commit::Hash> roots = {model_root({})};  // roots[v]
   Model model;
@@ -194,7 +194,7 @@ TEST(ObjectStore, RetainedVersionsReopenAfterRestartAndOldOnesArePruned) {
 }
 
 TEST(ObjectStore, PruningBoundsTheNodesKept) {
-  testing::TempDir dir;
+  base::testing::TempDir dir;
   std::size_t nodes_after_first = 0;
   {
     auto store = open_store(dir, 2);
@@ -225,7 +225,7 @@ TEST(ObjectStore, PruningBoundsTheNodesKept) {
 }
 
 TEST(ObjectStore, BadBytesOnDiskAreCorruptStoreErrors) {
-  testing::TempDir dir;
+  base::testing::TempDir dir;
   {
     auto store = open_store(dir);
     ASSERT_TRUE(store);
@@ -250,7 +250,7 @@ TEST(ObjectStore, BadBytesOnDiskAreCorruptStoreErrors) {
 }
 
 TEST(ObjectStore, ACorruptTreeNodeFailsTheOpen) {
-  testing::TempDir dir;
+  base::testing::TempDir dir;
   {
     auto store = open_store(dir);
     ASSERT_TRUE(store);

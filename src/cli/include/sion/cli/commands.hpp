@@ -3,6 +3,7 @@
 // that each can be called with options already parsed.
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -51,5 +52,22 @@ struct ConformanceTotals {
 // still run.
 ConformanceTotals run_conformance(const ConformanceOptions& options, std::FILE* out,
                                   std::FILE* err);
+
+struct GenesisOptions {
+  std::size_t accounts = 0;
+  std::string out;                  // the genesis file
+  std::optional<std::string> keys;  // key directory; default: "keys" beside the genesis file
+  std::uint64_t chain_id = 1;
+  std::uint64_t amount = 1'000'000'000;
+  std::size_t coins_per_account = 1;
+  std::string profile = "dual";
+  bool force = false;  // may replace an existing genesis file (key files never)
+};
+
+// `sion genesis`: a devnet genesis file and one owner-only key file per
+// account (sion/exec/genesis.hpp, docs/genesis.md), then a summary on
+// `out`. Errors: invalid_argument for options that make no sense or a
+// destination that exists, io_error when writing fails.
+base::Status run_genesis(const GenesisOptions& options, std::FILE* out);
 
 }  // namespace sion::cli

@@ -302,9 +302,20 @@ struct Codec<S> {
 // Encodes a value. Precondition: valid(value) (every length within its
 // maximum); values decoded by decode() always are. Use encode_checked() for
 // values assembled from outside input.
+// The length of encode(value), without building it.
+template <Encodable T>
+std::size_t encoded_size(const T& value) {
+  Writer w = Writer::counter();
+  Codec<T>::encode(w, value);
+  return w.size();
+}
+
 template <Encodable T>
 base::Bytes encode(const T& value) {
   base::Bytes out;
+  // One allocation: a transaction's signatures alone are ~19 KB, which
+  // growth by doubling would copy several times over.
+  out.reserve(encoded_size(value));
   Writer w(out);
   Codec<T>::encode(w, value);
   return out;

@@ -14,34 +14,45 @@ inline constexpr std::size_t kMaxLength = 0xffffffffu;
 
 class Writer {
  public:
-  explicit Writer(base::Bytes& out) noexcept : out_(out) {}
+  explicit Writer(base::Bytes& out) noexcept : out_(&out) {}
+  // A writer that only counts the bytes an encoding takes (encoded_size).
+  static Writer counter() noexcept { return Writer(); }
 
-  void u8(std::uint8_t v) { out_.push_back(v); }
+  void u8(std::uint8_t v) {
+    if (out_ == nullptr) {
+      ++counted_;
+    } else {
+      out_->push_back(v);
+    }
+  }
   void u16(std::uint16_t v) { little_endian(v, 2); }
   void u32(std::uint32_t v) { little_endian(v, 4); }
   void u64(std::uint64_t v) { little_endian(v, 8); }
-  void boolean(bool v) { out_.push_back(v ? 1 : 0); }
-
+  void boolean(bool v) { u8(v ? 1 : 0); }
   // Minimal ULEB128. Precondition: n <= kMaxLength.
   void length(std::size_t n);
-
   void bytes(base::ByteView data) {
+    if (out_ == nullptr) {
+      counted_ += data.size();
+      return;
+    }
     // resize + memcpy rather than insert(): g++ 12 at -O3 reports a false
     // -Wstringop-overflow on vector::insert of a range.
     if (data.empty()) return;
-    const std::size_t at = out_.size();
-    out_.resize(at + data.size());
-    std::memcpy(out_.data() + at, data.data(), data.size());
+    const std::size_t at = out_->size();
+    out_->resize(at + data.size());
+    std::memcpy(out_->data() + at, data.data(), data.size());
   }
-
-  std::size_t size() const noexcept { return out_.size(); }
+  std::size_t size() const noexcept { return out_ == nullptr ? counted_ : out_->size(); }
 
  private:
+  Writer() noexcept = default;
   void little_endian(std::uint64_t v, int width) {
-    for (int i = 0; i < width; ++i) out_.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+    for (int i = 0; i < width; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i)));
   }
 
-  base::Bytes& out_;
+  base::Bytes* out_ = nullptr;
+  std::size_t counted_ = 0;
 };
 
 // Bytes a length prefix takes.

@@ -29,6 +29,10 @@ enum class Domain : std::uint8_t {
   batch_node = 0x31,  // batch root: (left, right)
   object = 0x40,      // an object's bytes, as stored in the state tree
   transaction = 0x41, // a transaction's id
+  account = 0x42,     // an account's id, from its key bundle's id
+  coin = 0x43,        // a coin's id, from the creating transaction and output index
+  receipt_leaf = 0x50,  // receipts root: one receipt's encoding
+  receipt_node = 0x51,  // receipts root: (left, right)
 };
 
 // SHA3-256(tag || data).

@@ -1,19 +1,20 @@
 #pragma once
 // A fresh folder under the system's temporary directory, removed with its
-// contents when the object goes away.
+// contents when the object goes away. For tests of every layer (header only).
 
 #include <filesystem>
 #include <random>
 #include <string>
+#include <string_view>
 
-namespace sion::state::testing {
+namespace sion::base::testing {
 
 class TempDir {
  public:
   TempDir() {
     std::random_device entropy;
     path_ = std::filesystem::temp_directory_path() /
-            ("sion-state-test-" + std::to_string(entropy()) + std::to_string(entropy()));
+            ("sion-test-" + std::to_string(entropy()) + std::to_string(entropy()));
     std::filesystem::create_directories(path_);
   }
   ~TempDir() {
@@ -25,9 +26,11 @@ class TempDir {
 
   const std::filesystem::path& path() const noexcept { return path_; }
   std::string str() const { return path_.string(); }
+  // The path of `name` inside the folder.
+  std::string operator/(std::string_view name) const { return (path_ / name).string(); }
 
  private:
   std::filesystem::path path_;
 };
 
-}  // namespace sion::state::testing
+}  // namespace sion::base::testing

@@ -1,0 +1,66 @@
+#pragma once
+// Executing a Pulse: an ordered list of transactions applied to one
+// pre-state (docs/ledger.md, "Pulse execution").
+
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "sion/base/result.hpp"
+#include "sion/commit/hash.hpp"
+#include "sion/commit/merkle_tree.hpp"
+#include "sion/crypto/verify_cache.hpp"
+#include "sion/exec/fees.hpp"
+#include "sion/exec/ledger.hpp"
+#include "sion/exec/state_view.hpp"
+#include "sion/state/object_store.hpp"
+
+namespace sion::exec {
+
+struct PulseOptions {
+  unsigned threads = 0;                   // signature checks; 0: one per core
+  crypto::VerifyCache* cache = nullptr;   // skips bundles verified before (mempool)
+  // precheck_signatures() of the same transactions on the same pre-state,
+  // done earlier (a proposer checks while it builds the Pulse): execution
+  // is then the state machine alone. Verdicts of another pre-state would
+  // decide wrongly; the caller owns that.
+  const std::vector<std::optional<bool>>* verdicts = nullptr;
+};
+
+struct PulseOutcome {
+  std::vector<Receipt> receipts;            // one per transaction, in order
+  std::vector<state::ObjectWrite> writes;   // sorted by id, one per touched id
+  commit::Hash receipts_root{};
+  Amount fees = 0;                          // burned
+  PulseUsage usage;
+};
+
+// Checks every signature first, in parallel, then applies the transactions
+// in order. Fails only if the pre-state cannot be read (io_error,
+// corrupt_store) or a transaction is not encodable (invalid_argument: it
+// did not come from the decoder); invalid transactions get receipts.
+base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const Transaction> transactions,
+                                         const ChainParams& params, const PulseOptions& options = {});
+
+// The step 4 verdicts execute_pulse uses: for each transaction whose keys
+// can be known before the sequential pass and that surely fits the Pulse's
+// budget, whether its signature verifies; nullopt for the others (they never
+// reach step 4, or verify inline if they do).
+base::Result<std::vector<std::optional<bool>>> precheck_signatures(const StateView& pre,
+                                                                   std::span<const Transaction> transactions,
+                                                                   const ChainParams& params,
+                                                                   const PulseOptions& options = {});
+
+// The receipts tree: RFC 6962 shape, SHA3-256, tags 0x50 / 0x51.
+inline constexpr commit::TreeHasher kReceiptHasher{commit::HashFunction::sha3_256, commit::Domain::receipt_leaf,
+                                                   commit::Domain::receipt_node};
+
+// RFC 6962 tree over the receipts' encodings, SHA3-256 with the
+// receipt_leaf / receipt_node tags; SHA3-256("") for none.
+commit::Hash receipts_root(std::span<const Receipt> receipts);
+
+// Applies the outcome's write set; returns the post-state root.
+base::Result<commit::Hash> commit_pulse(state::ObjectStore& store, const PulseOutcome& outcome);
+base::Result<commit::Hash> commit_pulse(MemoryState& state, const PulseOutcome& outcome);
+
+}  // namespace sion::exec

@@ -1,0 +1,91 @@
+#include "sion/exec/ledger.hpp"
+
+#include <array>
+#include <cstring>
+
+namespace sion::exec {
+
+Id account_id(const crypto::KeyBundle& keys) {
+  const crypto::Hash256 bundle = crypto::bundle_id(keys);
+  return commit::tagged_hash(commit::Domain::account, bundle);
+}
+
+Id coin_id(const Id& tx_id, std::uint32_t index) noexcept {
+  std::array<std::uint8_t, 36> input;
+  std::memcpy(input.data(), tx_id.data(), tx_id.size());
+  for (std::size_t i = 0; i < 4; ++i) input[32 + i] = static_cast<std::uint8_t>(index >> (8 * i));
+  return commit::tagged_hash(commit::Domain::coin, input);
+}
+
+Id tx_id(const TxPayload& payload) {
+  return commit::tagged_hash(commit::Domain::transaction, codec::encode(payload));
+}
+
+std::string_view status_name(TxStatus status) noexcept {
+  switch (status) {
+    case TxStatus::success: return "success";
+    case TxStatus::wrong_chain: return "wrong_chain";
+    case TxStatus::unknown_sender: return "unknown_sender";
+    case TxStatus::bad_reveal: return "bad_reveal";
+    case TxStatus::bad_signature: return "bad_signature";
+    case TxStatus::wrong_nonce: return "wrong_nonce";
+    case TxStatus::fee_too_low: return "fee_too_low";
+    case TxStatus::fee_unpayable: return "fee_unpayable";
+    case TxStatus::budget_exceeded: return "budget_exceeded";
+    case TxStatus::unknown_coin: return "unknown_coin";
+    case TxStatus::not_owner: return "not_owner";
+    case TxStatus::duplicate_input: return "duplicate_input";
+    case TxStatus::zero_amount: return "zero_amount";
+    case TxStatus::insufficient_funds: return "insufficient_funds";
+    case TxStatus::amount_overflow: return "amount_overflow";
+  }
+  return "unknown_status";
+}
+
+namespace {
+
+template <class T>
+state::Object object_of(ObjectType type, const T& value, std::uint64_t version) {
+  state::Object object;
+  object.type = static_cast<std::uint32_t>(type);
+  object.version = version;
+  object.data = codec::encode(value);
+  return object;
+}
+
+template <class T>
+base::Result<T> decode_object(const state::Object& object, ObjectType type) {
+  if (object.type != static_cast<std::uint32_t>(type)) {
+    return base::fail(base::Errc::corrupt_store, std::string(T::codec_name) + ": object has type " +
+                                                     std::to_string(object.type) + ", expected " +
+                                                     std::to_string(static_cast<std::uint32_t>(type)));
+  }
+  auto value = codec::decode<T>(object.data);
+  if (!value) {
+    return base::fail(base::Errc::corrupt_store, "stored object does not decode: " + value.error().reason);
+  }
+  return value;
+}
+
+}  // namespace
+
+state::Object to_object(const Account& account, std::uint64_t version) {
+  return object_of(ObjectType::account, account, version);
+}
+
+state::Object to_object(const Coin& coin, std::uint64_t version) {
+  return object_of(ObjectType::coin, coin, version);
+}
+
+base::Result<Account> account_from(const state::Object& object) {
+  auto account = decode_object<Account>(object, ObjectType::account);
+  if (!account) return account;
+  if (auto status = crypto::check_key_bundle(account->keys); !status) {
+    return base::fail(base::Errc::corrupt_store, "stored account has a malformed key bundle: " + status.error().reason);
+  }
+  return account;
+}
+
+base::Result<Coin> coin_from(const state::Object& object) { return decode_object<Coin>(object, ObjectType::coin); }
+
+}  // namespace sion::exec

@@ -1,0 +1,44 @@
+#include "sion/exec/state_view.hpp"
+
+#include <string>
+#include <vector>
+
+namespace sion::exec {
+
+base::Result<MemoryState> MemoryState::from_writes(std::span<const state::ObjectWrite> writes) {
+  MemoryState state;
+  if (auto root = state.apply(writes); !root) return base::fail(std::move(root).error());
+  return state;
+}
+
+base::Result<std::optional<state::Object>> MemoryState::get(const Id& id) const {
+  const auto it = objects_.find(id);
+  if (it == objects_.end()) return std::optional<state::Object>{};
+  return std::optional<state::Object>{it->second};
+}
+
+base::Result<commit::Hash> MemoryState::apply(std::span<const state::ObjectWrite> writes) {
+  // Checked before the tree changes, as ObjectStore::apply does, so that an
+  // invalid batch leaves the map and the tree in step.
+  std::vector<commit::StateChange> changes;
+  changes.reserve(writes.size());
+  for (const auto& write : writes) {
+    if (write.object && write.object->data.size() > state::kMaxObjectBytes) {
+      return base::fail(base::Errc::invalid_argument,
+                        "object of " + std::to_string(write.object->data.size()) + " bytes exceeds the maximum");
+    }
+    changes.push_back({write.id, write.object ? std::optional{state::object_hash(*write.object)} : std::nullopt});
+  }
+  // One tree version per apply; the tree rejects duplicate ids.
+  if (auto update = tree_.update(changes, tree_.version() + 1); !update) return base::fail(std::move(update).error());
+  for (const auto& write : writes) {
+    if (write.object) {
+      objects_.insert_or_assign(write.id, *write.object);
+    } else {
+      objects_.erase(write.id);
+    }
+  }
+  return tree_.root_hash();
+}
+
+}  // namespace sion::exec

@@ -1,0 +1,176 @@
+// Fees, budgets, mempool policy and the transaction builder
+// (docs/ledger.md, "Fees and budgets", "Mempool policy", "Transactions").
+#include "sion/exec/fees.hpp"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "ledger_fixture.hpp"
+#include "sion/crypto/verify_units.hpp"
+
+namespace sion::exec {
+namespace {
+
+using testing::id_of;
+using testing::signer;
+
+constexpr Amount kMax = std::numeric_limits<Amount>::max();
+
+TEST(Fees, RequiredFeeIsBytesAndUnitsPriced) {
+  EXPECT_EQ(required_fee(100, 3, {2, 5}).value(), 215u);
+  EXPECT_EQ(required_fee(0, 0, {2, 5}).value(), 0u);
+  EXPECT_EQ(required_fee(kMax, 0, {1, 9}).value(), kMax);
+
+  const auto s = signer(1, crypto::Profile::dual);
+  const auto tx = make_transfer(s, testing::test_params(), 0, std::vector<Id>{Id{}},
+                                std::vector<Output>{{Id{}, 5}}, true, Amount{0})
+                      .value();
+  const std::uint64_t bytes = codec::encode(tx).size();
+  EXPECT_EQ(crypto::verify_units(s.public_bundle()), 3000u);  // ML-DSA-44 100 + SLH-DSA-SHA2-128f 2900
+  EXPECT_EQ(required_fee(tx, s.public_bundle(), {3, 7}).value(), 3 * bytes + 7 * 3000);
+}
+
+TEST(Fees, RequiredFeeOverflowIsAnError) {
+  EXPECT_FALSE(required_fee(2, 0, {Amount{1} << 63, 0}).ok());  // product
+  EXPECT_FALSE(required_fee(0, 3, {0, kMax / 2}).ok());          // product
+  EXPECT_FALSE(required_fee(1, 1, {kMax, 1}).ok());              // sum
+  const auto failure = required_fee(1, 1, {kMax, 1});
+  EXPECT_EQ(failure.error().code, base::Errc::invalid_value);
+}
+
+TEST(Fees, UsageFitsEachLimitUpToAndIncludingIt) {
+  const PulseLimits limits{/*units*/ 100, /*auth*/ 200, /*bytes*/ 300, /*txs*/ 4};
+  const PulseUsage have{3, 250, 150, 60};
+  EXPECT_TRUE(have.fits({1, 50, 50, 40}, limits));   // every limit met exactly
+  EXPECT_FALSE(have.fits({2, 0, 0, 0}, limits));     // transactions
+  EXPECT_FALSE(have.fits({0, 51, 0, 0}, limits));    // bytes
+  EXPECT_FALSE(have.fits({0, 0, 51, 0}, limits));    // auth bytes
+  EXPECT_FALSE(have.fits({0, 0, 0, 41}, limits));    // verify units
+  PulseUsage sum = have;
+  sum.add({1, 50, 50, 40});
+  EXPECT_EQ(sum, (PulseUsage{4, 300, 200, 100}));
+  // A sum past 2^64 - 1 does not fit, even under a limit of 2^64 - 1.
+  const PulseLimits open{kMax, kMax, kMax, 0xffffffffu};
+  EXPECT_FALSE((PulseUsage{0, kMax, 0, 0}).fits({0, 1, 0, 0}, open));
+}
+
+TEST(Fees, TxUsageCountsAuthorizationBytes) {
+  const auto s = signer(3);
+  const auto with = make_transfer(s, testing::test_params(), 0, std::vector<Id>{Id{}}, {}, true).value();
+  const auto without = make_transfer(s, testing::test_params(), 0, std::vector<Id>{Id{}}, {}, false).value();
+  const auto reveal_bytes = codec::encode(s.public_bundle()).size();
+  EXPECT_EQ(auth_bytes(without), codec::encode(without.auth).size());
+  EXPECT_EQ(auth_bytes(with), codec::encode(with.auth).size() + reveal_bytes);
+  EXPECT_EQ(tx_usage(with, s.public_bundle()),
+            (PulseUsage{1, codec::encode(with).size(), auth_bytes(with), 850}));  // Ed25519 750 + ML-DSA-44 100
+}
+
+class Mempool : public ::testing::Test {
+ protected:
+  const crypto::SigningBundle alice = signer(1);
+  const ChainParams params = testing::test_params();
+  const MempoolPolicy policy{/*min_fee_per_byte*/ 2, /*dust*/ 546, /*max bytes*/ 100'000};
+
+  Transaction tx(std::vector<Output> outputs, std::optional<Amount> fee = std::nullopt,
+                 const ChainParams& with = testing::test_params()) const {
+    return make_transfer(alice, with, 0, std::vector<Id>{Id{}}, outputs, true, fee, crypto::Hedging::deterministic)
+        .value();
+  }
+  static std::string reason(const base::Status& status) {
+    EXPECT_FALSE(status.ok());
+    if (status.ok()) return {};
+    EXPECT_EQ(status.error().code, base::Errc::invalid_argument);
+    return status.error().reason;
+  }
+};
+
+TEST_F(Mempool, AcceptsAWellPaidTransfer) {
+  EXPECT_TRUE(check_mempool_policy(tx({{Id{}, 546}}, 1'000'000), params, policy).ok());
+}
+
+TEST_F(Mempool, RefusesAnotherChain) {
+  auto other = params;
+  other.chain_id = 8;
+  EXPECT_EQ(reason(check_mempool_policy(tx({{Id{}, 1000}}, 1'000'000, other), params, policy)),
+            "chain id 8, but this chain is 7");
+}
+
+TEST_F(Mempool, RefusesDust) {
+  EXPECT_EQ(reason(check_mempool_policy(tx({{Id{}, 1000}, {Id{}, 546}, {Id{}, 5}}, 1'000'000), params, policy)),
+            "output 2 pays 5, below the dust threshold 546");
+}
+
+TEST_F(Mempool, RefusesAFeeBelowTheFeerateFloor) {
+  const auto t = tx({{Id{}, 1000}});  // pays required_fee: about 1 per byte, under the floor of 2
+  const auto size = codec::encode(t).size();
+  EXPECT_EQ(reason(check_mempool_policy(t, params, policy)),
+            "fee " + std::to_string(t.payload.fee) + " is below the floor of 2 per byte for " +
+                std::to_string(size) + " bytes (" + std::to_string(2 * size) + ")");
+  EXPECT_TRUE(check_mempool_policy(tx({{Id{}, 1000}}, 2 * size), params, policy).ok());
+  MempoolPolicy huge = policy;
+  huge.min_fee_per_byte = kMax;
+  EXPECT_NE(reason(check_mempool_policy(tx({{Id{}, 1000}}, kMax), params, huge)).find("past 2^64 - 1"),
+            std::string::npos);
+}
+
+TEST_F(Mempool, RefusesOversizedTransactions) {
+  const auto t = tx({{Id{}, 1000}}, 1'000'000);
+  const auto size = codec::encode(t).size();
+  MempoolPolicy small = policy;
+  small.max_tx_bytes = size - 1;
+  EXPECT_EQ(reason(check_mempool_policy(t, params, small)),
+            "transaction of " + std::to_string(size) + " bytes, above the policy maximum of " +
+                std::to_string(size - 1));
+  auto tight = params;
+  tight.limits.max_bytes = 1000;
+  EXPECT_EQ(reason(check_mempool_policy(t, tight, policy)),
+            "transaction of " + std::to_string(size) + " bytes, above the Pulse limit of 1000");
+  tight = params;
+  tight.limits.max_auth_bytes = 10;
+  EXPECT_EQ(reason(check_mempool_policy(t, tight, policy)),
+            "authorization of " + std::to_string(auth_bytes(t)) + " bytes, above the Pulse limit of 10");
+}
+
+TEST(TxBuilder, PaysExactlyTheRequiredFeeForEveryShape) {
+  const auto params = testing::test_params();
+  for (const auto profile : {crypto::Profile::dual, crypto::Profile::hybrid, crypto::Profile::classic}) {
+    const auto s = signer(4, profile);
+    for (const bool reveal : {false, true}) {
+      const std::vector<Id> inputs(3, Id{});
+      const std::vector<Output> outputs(5, Output{Id{}, 77});
+      const auto tx = make_transfer(s, params, 9, inputs, outputs, reveal).value();
+      EXPECT_EQ(tx.payload.fee, required_fee(tx, s.public_bundle(), params.fees).value())
+          << crypto::profile_name(profile) << " reveal " << reveal;
+      EXPECT_EQ(tx.payload.sender, id_of(s));
+      EXPECT_EQ(tx.payload.nonce, 9u);
+      EXPECT_EQ(tx.payload.reveal.has_value(), reveal);
+      EXPECT_TRUE(crypto::verify_bundle(s.public_bundle(), codec::encode(tx.payload),
+                                        base::as_bytes(kTxSignatureContext), tx.auth));
+    }
+  }
+}
+
+TEST(TxBuilder, KeepsAGivenFeeAndSignsDeterministicallyOnRequest) {
+  const auto s = signer(5);
+  const auto params = testing::test_params();
+  const std::vector<Id> inputs{Id{}};
+  const auto a = make_transfer(s, params, 0, inputs, {}, false, Amount{12345}, crypto::Hedging::deterministic);
+  const auto b = make_transfer(s, params, 0, inputs, {}, false, Amount{12345}, crypto::Hedging::deterministic);
+  EXPECT_EQ(a->payload.fee, 12345u);
+  EXPECT_EQ(a.value(), b.value());
+}
+
+TEST(TxBuilder, RefusesTooManyInputsOrOutputsAndFeeOverflow) {
+  const auto s = signer(6);
+  auto params = testing::test_params();
+  const std::vector<Id> many_inputs(kMaxTransferInputs + 1, Id{});
+  EXPECT_EQ(make_transfer(s, params, 0, many_inputs, {}, false).error().code, base::Errc::invalid_argument);
+  const std::vector<Output> many_outputs(kMaxTransferOutputs + 1, Output{Id{}, 1});
+  EXPECT_EQ(make_transfer(s, params, 0, {}, many_outputs, false).error().code, base::Errc::invalid_argument);
+  params.fees.per_byte = kMax;
+  EXPECT_EQ(make_transfer(s, params, 0, {}, {}, false).error().code, base::Errc::invalid_argument);
+}
+
+}  // namespace
+}  // namespace sion::exec

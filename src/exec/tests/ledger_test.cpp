@@ -1,0 +1,80 @@
+#include "sion/exec/ledger.hpp"
+
+#include <gtest/gtest.h>
+
+#include "sion/crypto/keccak.hpp"
+
+namespace sion::exec {
+namespace {
+
+crypto::SigningBundle test_bundle(std::uint8_t seed_byte) {
+  crypto::KeySeed seed{};
+  seed.fill(seed_byte);
+  return crypto::SigningBundle::from_seed(crypto::Profile::dual, seed).value();
+}
+
+TEST(Ledger, IdsFollowTheirDefinitions) {
+  const auto bundle = test_bundle(1);
+  std::vector<std::uint8_t> account_input = {0x42};
+  const auto bid = crypto::bundle_id(bundle.public_bundle());
+  account_input.insert(account_input.end(), bid.begin(), bid.end());
+  EXPECT_EQ(account_id(bundle.public_bundle()), crypto::sha3_256(account_input));
+
+  Id tx{};
+  tx.fill(7);
+  std::vector<std::uint8_t> coin_input = {0x43};
+  coin_input.insert(coin_input.end(), tx.begin(), tx.end());
+  for (std::uint8_t b : {std::uint8_t{4}, std::uint8_t{3}, std::uint8_t{2}, std::uint8_t{1}}) coin_input.push_back(b);
+  EXPECT_EQ(coin_id(tx, 0x01020304u), crypto::sha3_256(coin_input));
+  EXPECT_NE(coin_id(tx, 0), coin_id(tx, 1));
+}
+
+TEST(Ledger, TxIdCoversThePayloadButNotTheSignature) {
+  Transaction tx;
+  tx.payload.chain_id = 9;
+  tx.payload.fee = 100;
+  Transfer transfer;
+  transfer.inputs.push_back(Id{});
+  transfer.outputs.push_back({Id{}, 5});
+  tx.payload.body = transfer;
+  const Id id = tx_id(tx.payload);
+  std::vector<std::uint8_t> input = {0x41};
+  const auto encoded = codec::encode(tx.payload);
+  input.insert(input.end(), encoded.begin(), encoded.end());
+  EXPECT_EQ(id, crypto::sha3_256(input));
+  tx.auth.parts.push_back(codec::VarBytes<crypto::kMaxSignatureBytes>(base::Bytes{1, 2, 3}));
+  EXPECT_EQ(tx_id(tx.payload), id);
+  tx.payload.fee = 101;
+  EXPECT_NE(tx_id(tx.payload), id);
+}
+
+TEST(Ledger, ObjectsRoundTripAndWrongTypesAreCorrupt) {
+  const auto bundle = test_bundle(2);
+  const Account account{bundle.public_bundle(), 3};
+  const Coin coin{account_id(account.keys), 1234};
+  const auto account_object = to_object(account, 5);
+  const auto coin_object = to_object(coin, 6);
+  EXPECT_EQ(account_object.type, 1u);
+  EXPECT_EQ(coin_object.type, 2u);
+  EXPECT_EQ(account_from(account_object).value(), account);
+  EXPECT_EQ(coin_from(coin_object).value(), coin);
+  EXPECT_EQ(account_from(coin_object).error().code, base::Errc::corrupt_store);
+  EXPECT_EQ(coin_from(account_object).error().code, base::Errc::corrupt_store);
+  auto truncated = coin_object;
+  truncated.data.pop_back();
+  const auto bad = coin_from(truncated);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, base::Errc::corrupt_store);
+  EXPECT_NE(bad.error().reason.find("Coin"), std::string::npos) << bad.error().reason;
+}
+
+TEST(Ledger, StatusNamesAndClasses) {
+  EXPECT_EQ(status_name(TxStatus::insufficient_funds), "insufficient_funds");
+  EXPECT_TRUE(is_rejection(TxStatus::bad_signature));
+  EXPECT_FALSE(is_rejection(TxStatus::success));
+  EXPECT_FALSE(is_rejection(TxStatus::unknown_coin));
+  EXPECT_FALSE(codec::decode<TxStatus>(base::Bytes{70}).ok());
+}
+
+}  // namespace
+}  // namespace sion::exec

@@ -1,0 +1,341 @@
+// Pulse execution (docs/ledger.md, "Pulse execution"): ordering effects,
+// budgets, the parallel signature pre-check, write sets, roots and commits.
+#include "sion/exec/pulse.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "ledger_fixture.hpp"
+#include "sion/crypto/keccak.hpp"
+#include "sion/exec/transfer.hpp"
+
+namespace sion::exec {
+namespace {
+
+using testing::id_of;
+using testing::signer;
+
+std::vector<TxStatus> statuses(const PulseOutcome& outcome) {
+  std::vector<TxStatus> out;
+  for (const auto& receipt : outcome.receipts) out.push_back(receipt.status);
+  return out;
+}
+
+TEST(Pulse, RevealThenASecondTransactionInTheSamePulse) {
+  const auto alice = signer(1, crypto::Profile::dual);
+  const auto bob = signer(2);
+  testing::World world;
+  const Id c1 = world.fund(id_of(alice), 1'000'000);
+  const Id c2 = world.fund(id_of(alice), 1'000'000);
+  const Id c3 = world.fund(id_of(alice), 1'000'000);
+  const std::vector<Transaction> txs = {
+      world.transfer(alice, 0, {c1}, {{id_of(bob), 10}}, true),
+      world.transfer(alice, 1, {c2}, {{id_of(bob), 20}}, false),  // keys from the reveal before
+      world.transfer(alice, 2, {c3}, {{id_of(bob), 30}}, true),   // the account exists now
+  };
+  // The pre-check already knows the second transaction's keys.
+  const auto verdicts = precheck_signatures(world.state, txs, world.params).value();
+  EXPECT_EQ(verdicts, (std::vector<std::optional<bool>>{true, true, true}));
+
+  const auto outcome = world.run(txs);
+  EXPECT_EQ(statuses(outcome), (std::vector{TxStatus::success, TxStatus::success, TxStatus::bad_reveal}));
+  EXPECT_EQ(world.account(alice)->nonce, 2u);
+  EXPECT_EQ(world.state.objects().at(id_of(alice)).version, 2u);  // created, then rewritten once
+  EXPECT_EQ(outcome.fees, txs[0].payload.fee + txs[1].payload.fee);
+}
+
+TEST(Pulse, SecondTransactionOfANewAccountWithoutRevealBeforeItIsUnknown) {
+  const auto alice = signer(1);
+  testing::World world;
+  const Id c1 = world.fund(id_of(alice), 1'000'000);
+  const Id c2 = world.fund(id_of(alice), 1'000'000);
+  const auto outcome = world.run({world.transfer(alice, 1, {c2}, {{Id{}, 1}}, false),
+                                  world.transfer(alice, 0, {c1}, {{Id{}, 1}}, true)});
+  EXPECT_EQ(statuses(outcome), (std::vector{TxStatus::unknown_sender, TxStatus::success}));
+}
+
+TEST(Pulse, DoubleSpendInOnePulseAndAcrossPulses) {
+  const auto alice = signer(1);
+  const auto bob = signer(2);
+  testing::World world;
+  world.open_account(alice);
+  const Id c1 = world.fund(id_of(alice), 1'000'000);
+  const Id c2 = world.fund(id_of(alice), 1'000'000);
+  const Id c3 = world.fund(id_of(alice), 1'000'000);
+  const auto first = world.run({
+      world.transfer(alice, 0, {c1}, {{id_of(bob), 10}}, false),
+      world.transfer(alice, 1, {c2, c1}, {{id_of(bob), 10}}, false),  // c1 is gone
+      world.transfer(alice, 2, {c1}, {{id_of(bob), 10}}, false),      // as the fee coin
+  });
+  EXPECT_EQ(statuses(first), (std::vector{TxStatus::success, TxStatus::unknown_coin, TxStatus::fee_unpayable}));
+  const auto second = world.run({world.transfer(alice, 2, {c3, c1}, {{id_of(bob), 10}}, false)});
+  EXPECT_EQ(statuses(second), (std::vector{TxStatus::unknown_coin}));
+}
+
+TEST(Pulse, CoinsCreatedAndSpentInOnePulseLeaveNoTrace) {
+  const auto alice = signer(1);
+  const auto bob = signer(2);
+  testing::World world;
+  const Id c1 = world.fund(id_of(alice), 1'000'000);
+  const auto pay = world.transfer(alice, 0, {c1}, {{id_of(bob), 500'000}}, true);
+  const Id to_bob = coin_id(tx_id(pay.payload), 0);
+  const auto spend = world.transfer(bob, 0, {to_bob}, {{id_of(alice), 1000}}, true);
+  const auto outcome = world.run({pay, spend});
+  EXPECT_EQ(statuses(outcome), (std::vector{TxStatus::success, TxStatus::success}));
+  for (const auto& write : outcome.writes) EXPECT_NE(write.id, to_bob);
+  // alice's account, c1 (deleted), alice's change; bob's account, output and change.
+  EXPECT_EQ(outcome.writes.size(), 6u);
+  EXPECT_FALSE(world.coin(to_bob));
+  EXPECT_EQ(world.coin(coin_id(tx_id(spend.payload), 0))->amount, 1000u);
+}
+
+// A Pulse [small, big, small2] where only `big` passes the limit that
+// `set_limit` sets to what the two small ones use together.
+template <class SetLimit>
+void expect_later_smaller_fits(const Transaction& small, const Transaction& big, const Transaction& small2,
+                               testing::World& world, const SetLimit& set_limit) {
+  const auto& keys = [](const Transaction& tx) -> const crypto::KeyBundle& { return *tx.payload.reveal; };
+  PulseUsage both = tx_usage(small, keys(small));
+  both.add(tx_usage(small2, keys(small2)));
+  set_limit(world.params.limits, both);
+  const auto value_before = world.total_value();
+  const auto outcome = world.run({small, big, small2});
+  EXPECT_EQ(statuses(outcome), (std::vector{TxStatus::success, TxStatus::budget_exceeded, TxStatus::success}));
+  EXPECT_EQ(outcome.usage, both);  // the rejected one takes nothing
+  EXPECT_EQ(world.total_value() + outcome.fees, value_before);
+}
+
+class Budget : public ::testing::Test {
+ protected:
+  const crypto::SigningBundle a = signer(1);
+  const crypto::SigningBundle b = signer(2);
+  const crypto::SigningBundle c = signer(3);
+  const crypto::SigningBundle heavy = signer(4, crypto::Profile::dual);
+  testing::World world;
+  Transaction tx(const crypto::SigningBundle& from, std::size_t outputs = 1) {
+    return world.transfer(from, 0, {world.fund(id_of(from), 10'000'000)},
+                          std::vector<Output>(outputs, Output{Id{}, 1}), true);
+  }
+};
+
+TEST_F(Budget, Transactions) {
+  world.params.limits.max_transactions = 2;
+  const auto outcome = world.run({tx(a), tx(b), tx(c)});
+  EXPECT_EQ(statuses(outcome), (std::vector{TxStatus::success, TxStatus::success, TxStatus::budget_exceeded}));
+  EXPECT_FALSE(world.account(c));
+}
+
+TEST_F(Budget, BytesLaterSmallerStillFits) {
+  expect_later_smaller_fits(tx(a), tx(b, 40), tx(c), world,
+                            [](PulseLimits& limits, const PulseUsage& u) { limits.max_bytes = u.bytes; });
+}
+
+TEST_F(Budget, AuthBytesLaterSmallerStillFits) {
+  expect_later_smaller_fits(tx(a), tx(heavy), tx(c), world,
+                            [](PulseLimits& limits, const PulseUsage& u) { limits.max_auth_bytes = u.auth_bytes; });
+}
+
+TEST_F(Budget, VerifyUnitsLaterSmallerStillFits) {
+  expect_later_smaller_fits(
+      tx(a), tx(heavy), tx(c), world,
+      [](PulseLimits& limits, const PulseUsage& u) { limits.max_verify_units = u.verify_units; });
+}
+
+TEST_F(Budget, EarlyRejectionsUseNothingAndBadSignaturesCount) {
+  auto wrong_chain = tx(a);
+  wrong_chain.payload.chain_id = 99;
+  auto forged = tx(b);
+  forged.auth.parts.at(0).at(3) ^= 1;
+  const auto good = tx(c);
+  const auto outcome = world.run({wrong_chain, forged, good});
+  EXPECT_EQ(statuses(outcome), (std::vector{TxStatus::wrong_chain, TxStatus::bad_signature, TxStatus::success}));
+  PulseUsage expected = tx_usage(forged, b.public_bundle());
+  expected.add(tx_usage(good, c.public_bundle()));
+  EXPECT_EQ(outcome.usage, expected);
+}
+
+TEST_F(Budget, PrecheckVerifiesNoMoreThanTheBudget) {
+  world.params.limits.max_transactions = 2;
+  const std::vector<Transaction> txs = {tx(a), tx(b), tx(c)};
+  const auto verdicts = precheck_signatures(world.state, txs, world.params).value();
+  EXPECT_EQ(verdicts, (std::vector<std::optional<bool>>{true, true, std::nullopt}));
+}
+
+TEST_F(Budget, PastThePrecheckBoundTheSequentialPassVerifiesWhatStillFits) {
+  // The precheck counts a's second transaction, whose keys it knows from
+  // the first one's reveal; the pass rejects it at step 2 (the reveal's
+  // transaction failed its signature, so no account), so c still fits and
+  // is verified in the pass.
+  world.params.limits.max_transactions = 2;
+  auto forged = tx(a);
+  forged.auth.parts.at(0).at(3) ^= 1;
+  const auto second = world.transfer(a, 0, {world.fund(id_of(a), 10'000'000)}, {Output{Id{}, 1}}, false);
+  const std::vector<Transaction> txs = {forged, second, tx(c)};
+  const auto verdicts = precheck_signatures(world.state, txs, world.params).value();
+  EXPECT_EQ(verdicts, (std::vector<std::optional<bool>>{false, true, std::nullopt}));
+  const auto outcome = world.run(txs);
+  EXPECT_EQ(statuses(outcome), (std::vector{TxStatus::bad_signature, TxStatus::unknown_sender, TxStatus::success}));
+}
+
+// A Pulse with a bit of everything, on dual keys.
+struct MixedPulse {
+  testing::World world;
+  std::vector<Transaction> txs;
+
+  MixedPulse() {
+    std::vector<crypto::SigningBundle> users;
+    for (std::uint8_t seed = 10; seed < 16; ++seed) users.push_back(signer(seed, crypto::Profile::dual));
+    std::vector<Id> coins;
+    for (const auto& user : users) coins.push_back(world.fund(id_of(user), 5'000'000));
+    for (const auto& user : users) coins.push_back(world.fund(id_of(user), 5'000'000));
+    world.open_account(users[5], 0);
+    for (std::size_t i = 0; i < 5; ++i) {
+      txs.push_back(world.transfer(users[i], 0, {coins[i]}, {{id_of(users[(i + 1) % 6]), 1000 + i}}, true));
+    }
+    txs.push_back(world.transfer(users[5], 0, {coins[5], coins[11]}, {{id_of(users[0]), 7}}, false));
+    txs.push_back(world.transfer(users[0], 1, {coins[6], coins[0]}, {{id_of(users[1]), 1}}, false));  // unknown_coin
+    auto forged = world.transfer(users[1], 1, {coins[7]}, {{id_of(users[2]), 1}}, false);
+    forged.auth.parts.at(1).at(100) ^= 1;
+    txs.push_back(forged);
+    txs.push_back(world.transfer(users[2], 5, {coins[8]}, {{id_of(users[3]), 1}}, false));  // wrong_nonce
+    txs.push_back(world.transfer(users[3], 1, {coins[9]}, {{id_of(users[4]), 0}}, false));  // zero_amount
+    txs.push_back(world.transfer(users[4], 1, {coins[10]}, {{id_of(users[0]), 9'000'000}}, false));  // insufficient
+  }
+};
+
+TEST(Pulse, ParallelPrecheckIsDeterministicAndMatchesTheSequentialDefinition) {
+  MixedPulse mixed;
+  const auto& world = mixed.world;
+  // The reference: one transaction after another, each signature checked inline.
+  Overlay overlay(world.state);
+  PulseUsage usage;
+  std::vector<Receipt> reference;
+  for (const auto& tx : mixed.txs) {
+    reference.push_back(apply_transaction(overlay, tx, std::nullopt, world.params, usage).value());
+  }
+  const std::vector<TxStatus> expected = {
+      TxStatus::success,      TxStatus::success,     TxStatus::success,      TxStatus::success,
+      TxStatus::success,      TxStatus::success,     TxStatus::unknown_coin, TxStatus::bad_signature,
+      TxStatus::wrong_nonce,  TxStatus::zero_amount, TxStatus::insufficient_funds,
+  };
+  std::vector<TxStatus> got;
+  for (const auto& receipt : reference) got.push_back(receipt.status);
+  ASSERT_EQ(got, expected);
+
+  // Every key is known to the pre-check (pre-state account or reveal), so
+  // the sequential pass never verifies inline.
+  const auto verdicts = precheck_signatures(world.state, mixed.txs, world.params).value();
+  for (std::size_t i = 0; i < verdicts.size(); ++i) EXPECT_EQ(verdicts[i], std::optional<bool>{i != 7}) << i;
+
+  crypto::VerifyCache cache;
+  for (const PulseOptions options :
+       {PulseOptions{1, nullptr}, PulseOptions{2, nullptr}, PulseOptions{4, nullptr}, PulseOptions{0, nullptr},
+        PulseOptions{3, &cache}, PulseOptions{3, &cache}, PulseOptions{1, nullptr, &verdicts}}) {
+    const auto outcome = execute_pulse(world.state, mixed.txs, world.params, options).value();
+    EXPECT_EQ(outcome.receipts, reference) << options.threads;
+    EXPECT_EQ(outcome.usage, usage);
+    EXPECT_EQ(outcome.writes.size(), overlay.write_set().size());
+    EXPECT_EQ(outcome.receipts_root, receipts_root(reference));
+    auto post = world.state;
+    EXPECT_EQ(commit_pulse(post, outcome).value(), [&] {
+      auto reference_post = world.state;
+      return reference_post.apply(overlay.write_set()).value();
+    }());
+  }
+  EXPECT_GT(cache.hits(), 0u);  // the second cached run skipped the checks
+
+  const std::vector<std::optional<bool>> too_few(verdicts.begin(), verdicts.end() - 1);
+  const auto mismatched = execute_pulse(world.state, mixed.txs, world.params, PulseOptions{1, nullptr, &too_few});
+  ASSERT_FALSE(mismatched.ok());
+  EXPECT_EQ(mismatched.error().code, base::Errc::invalid_argument);
+}
+
+TEST(Pulse, WriteSetIsSortedAndTheMemoryRootIsTheStateRoot) {
+  MixedPulse mixed;
+  auto& world = mixed.world;
+  const Amount before = world.total_value();
+  const auto outcome = world.run(mixed.txs);
+  for (std::size_t i = 1; i < outcome.writes.size(); ++i) EXPECT_LT(outcome.writes[i - 1].id, outcome.writes[i].id);
+  std::vector<commit::StateEntry> entries;
+  for (const auto& [id, object] : world.state.objects()) entries.push_back({id, state::object_hash(object)});
+  EXPECT_EQ(world.state.root(), commit::state_root(entries).value());
+  EXPECT_EQ(world.total_value() + outcome.fees, before);
+  Amount fees = 0;
+  for (const auto& receipt : outcome.receipts) fees += receipt.fee_paid;
+  EXPECT_EQ(outcome.fees, fees);
+}
+
+TEST(Pulse, CommitsToAnObjectStoreWithTheSameRoot) {
+  const auto alice = signer(1);
+  testing::World world;
+  const Id c1 = world.fund(id_of(alice), 1'000'000);
+  testing::TempDir dir;
+  auto store = state::ObjectStore::open(dir.str(), {.retain_versions = 4, .sync_writes = false, .threads = 1}).value();
+  std::vector<state::ObjectWrite> genesis;
+  for (const auto& [id, object] : world.state.objects()) genesis.push_back({id, object});
+  ASSERT_TRUE(store->apply(genesis).ok());
+  ASSERT_EQ(store->root(), world.state.root());
+
+  const std::vector<Transaction> txs = {world.transfer(alice, 0, {c1}, {{Id{}, 5}}, true)};
+  const auto from_store = execute_pulse(StoreView(*store), txs, world.params).value();
+  const auto from_memory = world.run(txs);
+  EXPECT_EQ(from_store.receipts, from_memory.receipts);
+  EXPECT_EQ(commit_pulse(*store, from_store).value(), world.state.root());
+  EXPECT_EQ(store->version(), 2u);
+  EXPECT_FALSE(store->get(c1).value());
+}
+
+TEST(Pulse, ReceiptsRootIsTheRfc6962TreeWithReceiptTags) {
+  EXPECT_EQ(receipts_root({}), crypto::sha3_256({}));
+  std::vector<Receipt> receipts(3);
+  for (std::size_t i = 0; i < 3; ++i) {
+    receipts[i].tx_id.fill(static_cast<std::uint8_t>(i));
+    receipts[i].fee_paid = i;
+  }
+  const auto leaf = [](const Receipt& r) {
+    return commit::tagged_hash(commit::Domain::receipt_leaf, codec::encode(r));
+  };
+  const auto node = [](const commit::Hash& l, const commit::Hash& r) {
+    return commit::hash_node(commit::Domain::receipt_node, l, r);
+  };
+  EXPECT_EQ(receipts_root({receipts.data(), 1}), leaf(receipts[0]));
+  EXPECT_EQ(receipts_root(receipts), node(node(leaf(receipts[0]), leaf(receipts[1])), leaf(receipts[2])));
+}
+
+TEST(Pulse, EmptyPulse) {
+  testing::World world;
+  const auto outcome = world.run({});
+  EXPECT_TRUE(outcome.receipts.empty() && outcome.writes.empty());
+  EXPECT_EQ(outcome.usage, PulseUsage{});
+}
+
+class FailingView final : public StateView {
+ public:
+  base::Result<std::optional<state::Object>> get(const Id&) const override {
+    return base::fail(base::Errc::io_error, "disk on fire");
+  }
+};
+
+TEST(Pulse, AReadErrorFailsThePulse) {
+  const auto alice = signer(1);
+  testing::World world;
+  const auto tx = world.transfer(alice, 0, {Id{}}, {}, true);
+  EXPECT_EQ(execute_pulse(FailingView{}, std::vector{tx}, world.params).error().code, base::Errc::io_error);
+
+  world.put(id_of(alice), to_object(Coin{}, 1));  // not an account where one must be
+  auto plain = tx;
+  plain.payload.reveal.reset();
+  EXPECT_EQ(execute_pulse(world.state, std::vector{plain}, world.params).error().code, base::Errc::corrupt_store);
+}
+
+TEST(Pulse, RefusesTransactionsTheCodecCannotEncode) {
+  const auto alice = signer(1);
+  testing::World world;
+  auto tx = world.transfer(alice, 0, {Id{}}, {}, true);
+  std::get<Transfer>(tx.payload.body).inputs.resize(kMaxTransferInputs + 1);
+  EXPECT_EQ(execute_pulse(world.state, std::vector{tx}, world.params).error().code, base::Errc::invalid_argument);
+}
+
+}  // namespace
+}  // namespace sion::exec

@@ -1,0 +1,164 @@
+#include "sion/exec/transfer.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace sion::exec {
+
+base::Result<std::optional<state::Object>> Overlay::get(const Id& id) const {
+  if (const auto it = writes_.find(id); it != writes_.end()) return it->second.object;
+  auto object = pre_.get(id);
+  if (object && *object) seen_in_pre_.insert(id);
+  return object;
+}
+
+// Execution reads every id before it overwrites or deletes it, except the
+// fresh coin ids it creates, so "seen in the pre-state" is "held in the
+// pre-state" wherever a deletion can follow.
+void Overlay::put(const Id& id, state::Object object) {
+  auto [it, fresh] = writes_.try_emplace(id);
+  if (fresh) it->second.in_pre = seen_in_pre_.contains(id);
+  it->second.object = std::move(object);
+}
+
+void Overlay::erase(const Id& id) {
+  auto [it, fresh] = writes_.try_emplace(id);
+  if (fresh) it->second.in_pre = seen_in_pre_.contains(id);
+  it->second.object.reset();
+}
+
+std::vector<state::ObjectWrite> Overlay::write_set() const {
+  std::vector<state::ObjectWrite> writes;
+  writes.reserve(writes_.size());
+  for (const auto& [id, entry] : writes_) {  // std::map: ascending ids
+    if (entry.object || entry.in_pre) writes.push_back({id, entry.object});
+  }
+  return writes;
+}
+
+namespace {
+
+// The coin under `id`; nullopt if there is none or the object is no coin.
+base::Result<std::optional<Coin>> read_coin(const Overlay& state, const Id& id) {
+  auto object = state.get(id);
+  if (!object) return base::fail(std::move(object).error());
+  if (!*object || (*object)->type != static_cast<std::uint32_t>(ObjectType::coin)) return std::optional<Coin>{};
+  auto coin = coin_from(**object);
+  if (!coin) return base::fail(std::move(coin).error());
+  return std::optional<Coin>{*coin};
+}
+
+struct BodyCheck {
+  TxStatus status = TxStatus::success;
+  Amount change = 0;  // on success
+};
+
+// Step 8 of docs/ledger.md, "Applying a transaction": each check runs over
+// the whole list before the next, so the first failing kind decides.
+base::Result<BodyCheck> check_transfer(const Overlay& state, const Transfer& transfer, const TxPayload& payload) {
+  std::vector<Id> sorted(transfer.inputs.begin(), transfer.inputs.end());
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return BodyCheck{TxStatus::duplicate_input};
+
+  std::vector<Coin> coins;
+  coins.reserve(transfer.inputs.size());
+  for (const Id& input : transfer.inputs) {
+    auto coin = read_coin(state, input);
+    if (!coin) return base::fail(std::move(coin).error());
+    if (!*coin) return BodyCheck{TxStatus::unknown_coin};
+    coins.push_back(**coin);
+  }
+  for (const Coin& coin : coins) {
+    if (coin.owner != payload.sender) return BodyCheck{TxStatus::not_owner};
+  }
+  for (const Output& output : transfer.outputs) {
+    if (output.amount == 0) return BodyCheck{TxStatus::zero_amount};
+  }
+  std::optional<Amount> in = 0;
+  for (const Coin& coin : coins) in = in ? checked_add(*in, coin.amount) : std::nullopt;
+  std::optional<Amount> out = payload.fee;
+  for (const Output& output : transfer.outputs) out = out ? checked_add(*out, output.amount) : std::nullopt;
+  if (!in || !out) return BodyCheck{TxStatus::amount_overflow};
+  if (*in < *out) return BodyCheck{TxStatus::insufficient_funds};
+  return BodyCheck{TxStatus::success, *in - *out};
+}
+
+}  // namespace
+
+base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, std::optional<bool> signature_ok,
+                                        const ChainParams& params, PulseUsage& usage) {
+  const TxPayload& payload = tx.payload;
+  const Id id = tx_id(payload);
+  const auto reject = [&id](TxStatus status) { return Receipt{id, status, 0, 0}; };
+
+  // 1. Chain.
+  if (payload.chain_id != params.chain_id) return reject(TxStatus::wrong_chain);
+
+  // 2. Keys: the account's, or for a new account the reveal that hashes to it.
+  auto stored = state.get(payload.sender);
+  if (!stored) return base::fail(std::move(stored).error());
+  Account account;
+  std::uint64_t version = 1;
+  if (*stored) {
+    auto existing = account_from(**stored);
+    if (!existing) return base::fail(std::move(existing).error());
+    if (payload.reveal) return reject(TxStatus::bad_reveal);
+    account = std::move(*existing);
+    version = (*stored)->version + 1;
+  } else {
+    if (!payload.reveal) return reject(TxStatus::unknown_sender);
+    if (!crypto::check_key_bundle(*payload.reveal) || account_id(*payload.reveal) != payload.sender) {
+      return reject(TxStatus::bad_reveal);
+    }
+    account.keys = *payload.reveal;
+  }
+
+  // 3. Budget. From here on the transaction counts: its signature is checked.
+  const PulseUsage need = tx_usage(tx, account.keys);
+  if (!usage.fits(need, params.limits)) return reject(TxStatus::budget_exceeded);
+  usage.add(need);
+
+  // 4. Signature, unless checked already.
+  const bool verified =
+      signature_ok ? *signature_ok
+                   : crypto::verify_bundle(account.keys, codec::encode(payload), base::as_bytes(kTxSignatureContext),
+                                           tx.auth);
+  if (!verified) return reject(TxStatus::bad_signature);
+
+  // 5. Nonce. 6. Fee.
+  if (payload.nonce != account.nonce) return reject(TxStatus::wrong_nonce);
+  const auto required = required_fee(need.bytes, need.verify_units, params.fees);
+  if (!required || payload.fee < *required) return reject(TxStatus::fee_too_low);
+
+  // 7. The fee coin.
+  const Transfer& transfer = std::get<Transfer>(payload.body);
+  if (transfer.inputs.empty()) return reject(TxStatus::fee_unpayable);
+  auto fee_coin = read_coin(state, transfer.inputs[0]);
+  if (!fee_coin) return base::fail(std::move(fee_coin).error());
+  if (!*fee_coin || (*fee_coin)->owner != payload.sender || (*fee_coin)->amount < payload.fee) {
+    return reject(TxStatus::fee_unpayable);
+  }
+
+  // Authorized: the transaction pays and the nonce advances, whatever the body does.
+  auto body = check_transfer(state, transfer, payload);
+  if (!body) return base::fail(std::move(body).error());
+  account.nonce += 1;
+  state.put(payload.sender, to_object(account, version));
+
+  if (body->status != TxStatus::success) {
+    state.erase(transfer.inputs[0]);
+    const Amount rest = (*fee_coin)->amount - payload.fee;
+    if (rest > 0) state.put(coin_id(id, 0), to_object(Coin{payload.sender, rest}, 1));
+    return Receipt{id, body->status, payload.fee, rest > 0 ? 1u : 0u};
+  }
+
+  for (const Id& input : transfer.inputs) state.erase(input);
+  std::uint32_t created = 0;
+  for (const Output& output : transfer.outputs) {
+    state.put(coin_id(id, created++), to_object(Coin{output.owner, output.amount}, 1));
+  }
+  if (body->change > 0) state.put(coin_id(id, created++), to_object(Coin{payload.sender, body->change}, 1));
+  return Receipt{id, TxStatus::success, payload.fee, created};
+}
+
+}  // namespace sion::exec
