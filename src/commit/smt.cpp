@@ -597,6 +597,42 @@ std::optional<Hash> SparseMerkleTree::get(const Hash& key) const noexcept {
   return std::nullopt;
 }
 
+std::pair<std::optional<Hash>, std::optional<Hash>> SparseMerkleTree::neighbours(const Hash& key) const {
+  // Follow key's path, remembering the deepest non-empty subtree hanging off
+  // it on each side: the neighbour is the extreme key of that subtree,
+  // unless the leaf where the path ends is nearer.
+  std::uint32_t below = kNone;
+  std::uint32_t above = kNone;
+  std::uint32_t node = root_;
+  for (unsigned depth = 0; node != kNone && !nodes_[node].leaf; ++depth) {
+    const MemNode& n = nodes_[node];
+    if (key_bit(key, depth)) {
+      if (n.left != kNone) below = n.left;
+      node = n.right;
+    } else {
+      if (n.right != kNone) above = n.right;
+      node = n.left;
+    }
+  }
+  const auto extreme = [this](std::uint32_t at, bool largest) {
+    while (!nodes_[at].leaf) {
+      const MemNode& n = nodes_[at];
+      const std::uint32_t first = largest ? n.right : n.left;
+      at = first != kNone ? first : (largest ? n.left : n.right);
+    }
+    return entries_[nodes_[at].left].key;
+  };
+  std::pair<std::optional<Hash>, std::optional<Hash>> out;
+  if (node != kNone) {
+    const Hash& found = entries_[nodes_[node].left].key;
+    if (found < key) out.first = found;
+    if (key < found) out.second = found;
+  }
+  if (!out.first && below != kNone) out.first = extreme(below, true);
+  if (!out.second && above != kNone) out.second = extreme(above, false);
+  return out;
+}
+
 base::Result<TreeUpdate> SparseMerkleTree::update(std::span<const StateChange> changes, std::uint64_t version,
                                                   const UpdateOptions& options) {
   return TreeBuilder::apply_batch(*this, changes, version, options);
@@ -951,7 +987,8 @@ base::Result<Hash> state_root(std::span<const StateEntry> entries, unsigned thre
         scratch.keys[done + j] = entry.key;
         values[j] = entry.value_hash;
       }
-      hash_nodes(Domain::state_leaf, &scratch.keys[done], values.data(), &scratch.leaf_hashes[done], n);
+      hash_nodes(Domain::state_leaf, scratch.keys.data() + done, values.data(), scratch.leaf_hashes.data() + done,
+                 n);
     }
     for (std::size_t i = first; i < last && i + 1 < count; ++i) {
       const unsigned shared = common_prefix_bits(entries[order[i]].key, entries[order[i + 1]].key);
@@ -979,8 +1016,8 @@ base::Result<Hash> state_root(std::span<const StateEntry> entries, unsigned thre
   std::vector<SubRoot> parts(partitions);
   run_parallel(partitions, [&](unsigned p) {
     const std::size_t first = bounds[p];
-    parts[p] = scratch.reducers[p].reduce(&scratch.keys[first], &scratch.leaf_hashes[first], nullptr,
-                                          &scratch.lcp[first], bounds[p + 1] - first, bits);
+    parts[p] = scratch.reducers[p].reduce(scratch.keys.data() + first, scratch.leaf_hashes.data() + first, nullptr,
+                                          scratch.lcp.data() + first, bounds[p + 1] - first, bits);
   });
   if (partitions == 1) return parts[0].hash;
 

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string>
 
+#include "sion/commit/detail/multiproof_walk.hpp"
+
 namespace sion::commit {
 
 Hash state_leaf_hash(const Hash& key, const Hash& value_hash) noexcept {
@@ -46,85 +48,41 @@ std::string proof_form_fault(const StateProof& proof) {
   return {};
 }
 
-// Bits [0, depth) of a and b agree.
-bool same_prefix(const Hash& a, const Hash& b, unsigned depth) noexcept {
-  const unsigned whole = depth / 8;
-  if (std::memcmp(a.data(), b.data(), whole) != 0) return false;
-  if (depth % 8 == 0) return true;
-  const auto mask = static_cast<std::uint8_t>(0xffu << (8 - depth % 8));
-  return ((a[whole] ^ b[whole]) & mask) == 0;
-}
-
-// Reads the multi-proof walk (docs/state-tree.md, "Multi-proofs").
-class MultiVerifier {
+// verify_state_multiproof's builder: hashes only, and checks each claim
+// where its path ends.
+class ClaimChecker {
  public:
-  MultiVerifier(const StateMultiProof& proof, std::span<const StateClaim> claims) noexcept
-      : proof_(proof), claims_(claims) {}
+  using Ref = Hash;
 
-  // The hash of the subtree at `depth` holding claims [begin, end), or
-  // nullopt when the proof is malformed or contradicts a claim.
-  std::optional<Hash> subtree(unsigned depth, std::size_t begin, std::size_t end) noexcept {
-    const auto branch = next_bit();
-    if (!branch) return std::nullopt;
-    if (!*branch) {
-      const auto has_leaf = next_bit();
-      if (!has_leaf) return std::nullopt;
-      if (!*has_leaf) {
-        for (std::size_t i = begin; i < end; ++i) {
-          if (claims_[i].value_hash) return std::nullopt;
-        }
-        return kEmpty;
-      }
-      if (leaf_ == proof_.leaves.size()) return std::nullopt;
-      const StateLeaf& leaf = proof_.leaves[leaf_++];
-      if (!same_prefix(leaf.key, claims_[begin].key, depth)) return std::nullopt;
-      for (std::size_t i = begin; i < end; ++i) {
-        const bool present = claims_[i].key == leaf.key;
-        if (present != claims_[i].value_hash.has_value()) return std::nullopt;
-        if (present && *claims_[i].value_hash != leaf.value_hash) return std::nullopt;
-      }
-      return state_leaf_hash(leaf.key, leaf.value_hash);
+  explicit ClaimChecker(std::span<const StateClaim> claims) noexcept : claims_(claims) {}
+
+  const Hash& key(std::size_t i) const noexcept { return claims_[i].key; }
+
+  std::optional<Hash> empty(unsigned, std::size_t begin, std::size_t end) const noexcept {
+    for (std::size_t i = begin; i < end; ++i) {
+      if (claims_[i].value_hash) return std::nullopt;
     }
-    if (depth == kStateKeyBits) return std::nullopt;
-    std::size_t middle = begin;
-    while (middle < end && !key_bit(claims_[middle].key, depth)) ++middle;
-    const auto left = side(depth, begin, middle);
-    if (!left) return std::nullopt;
-    const auto right = side(depth, middle, end);
-    if (!right) return std::nullopt;
-    return hash_node(Domain::state_node, *left, *right);
+    return kEmpty;
   }
 
-  // Every bit, sibling and leaf was used, and the padding bits are zero.
-  bool finished() const noexcept {
-    if (sibling_ != proof_.siblings.size() || leaf_ != proof_.leaves.size()) return false;
-    if (proof_.shape.size() != (bit_ + 7) / 8) return false;
-    return bit_ % 8 == 0 || (proof_.shape.back() >> (bit_ % 8)) == 0;
+  std::optional<Hash> leaf(unsigned, std::size_t begin, std::size_t end, const StateLeaf& leaf) const noexcept {
+    for (std::size_t i = begin; i < end; ++i) {
+      const bool present = claims_[i].key == leaf.key;
+      if (present != claims_[i].value_hash.has_value()) return std::nullopt;
+      if (present && *claims_[i].value_hash != leaf.value_hash) return std::nullopt;
+    }
+    return state_leaf_hash(leaf.key, leaf.value_hash);
+  }
+
+  Hash sibling(unsigned, const Hash& hash) const noexcept { return hash; }
+  Hash empty_sibling(unsigned) const noexcept { return kEmpty; }
+
+  std::optional<Hash> node(unsigned, const Hash& left, const Hash& right) const noexcept {
+    return hash_node(Domain::state_node, left, right);
   }
 
  private:
-  std::optional<Hash> side(unsigned depth, std::size_t begin, std::size_t end) noexcept {
-    if (begin != end) return subtree(depth + 1, begin, end);
-    const auto non_empty = next_bit();
-    if (!non_empty) return std::nullopt;
-    if (!*non_empty) return kEmpty;
-    if (sibling_ == proof_.siblings.size()) return std::nullopt;
-    return proof_.siblings[sibling_++];
-  }
-
-  // Shape bits are packed least significant first.
-  std::optional<bool> next_bit() noexcept {
-    if (bit_ / 8 >= proof_.shape.size()) return std::nullopt;
-    const bool bit = ((proof_.shape[bit_ / 8] >> (bit_ % 8)) & 1) != 0;
-    ++bit_;
-    return bit;
-  }
-
-  const StateMultiProof& proof_;
   std::span<const StateClaim> claims_;
-  std::size_t bit_ = 0;
-  std::size_t sibling_ = 0;
-  std::size_t leaf_ = 0;
 };
 
 }  // namespace
@@ -149,7 +107,7 @@ bool verify_state_proof(const Hash& root, const Hash& key, const std::optional<H
   if (proof.depth > 0 && !bitmap_bit(proof.bitmap, proof.depth - 1u)) return false;
   Hash node = kEmpty;
   if (proof.leaf) {
-    if (!same_prefix(proof.leaf->key, key, proof.depth)) return false;
+    if (!detail::same_prefix(proof.leaf->key, key, proof.depth)) return false;
     const bool present = proof.leaf->key == key;
     if (present != value_hash.has_value()) return false;
     if (present && *value_hash != proof.leaf->value_hash) return false;
@@ -180,9 +138,10 @@ bool verify_state_multiproof(const Hash& root, std::span<const StateClaim> claim
   for (std::size_t i = 1; i < claims.size(); ++i) {
     if (!(claims[i - 1].key < claims[i].key)) return false;
   }
-  MultiVerifier verifier(proof, claims);
-  const auto computed = verifier.subtree(0, 0, claims.size());
-  return computed && verifier.finished() && *computed == root;
+  ClaimChecker checker(claims);
+  detail::MultiProofWalk walk(proof, checker);
+  const auto computed = walk.subtree(0, 0, claims.size());
+  return computed && walk.finished() && *computed == root;
 }
 
 }  // namespace sion::commit

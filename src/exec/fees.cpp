@@ -18,14 +18,12 @@ base::Result<Amount> required_fee(std::uint64_t tx_bytes, std::uint64_t verify_u
   return *total;
 }
 
-base::Result<Amount> required_fee(const Transaction& tx, const crypto::KeyBundle& keys, const FeeSchedule& fees) {
-  return required_fee(codec::encode(tx).size(), crypto::verify_units(keys), fees);
+base::Result<Amount> required_fee(const Transaction& tx, const FeeSchedule& fees) {
+  return required_fee(codec::encoded_size(tx), crypto::verify_units(tx.keys), fees);
 }
 
 std::uint64_t auth_bytes(const Transaction& tx) {
-  std::uint64_t total = codec::encode(tx.auth).size();
-  if (tx.payload.reveal) total += codec::encode(*tx.payload.reveal).size();
-  return total;
+  return codec::encoded_size(tx.keys) + codec::encoded_size(tx.auth);
 }
 
 bool PulseUsage::fits(const PulseUsage& more, const PulseLimits& limits) const noexcept {
@@ -45,8 +43,8 @@ void PulseUsage::add(const PulseUsage& more) noexcept {
   verify_units += more.verify_units;
 }
 
-PulseUsage tx_usage(const Transaction& tx, const crypto::KeyBundle& keys) {
-  return {1, codec::encode(tx).size(), auth_bytes(tx), crypto::verify_units(keys)};
+PulseUsage tx_usage(const Transaction& tx) {
+  return {1, codec::encoded_size(tx), auth_bytes(tx), crypto::verify_units(tx.keys)};
 }
 
 namespace {
@@ -63,7 +61,7 @@ base::Status check_mempool_policy(const Transaction& tx, const ChainParams& para
   }
   // codec::encode's precondition; decoded transactions always pass.
   if (!codec::valid(tx)) return refuse("a length or count exceeds its field's maximum");
-  const std::uint64_t size = codec::encode(tx).size();
+  const std::uint64_t size = codec::encoded_size(tx);
   if (size > policy.max_tx_bytes) {
     return refuse("transaction of " + std::to_string(size) + " bytes, above the policy maximum of " +
                   std::to_string(policy.max_tx_bytes));

@@ -646,8 +646,9 @@ std::vector<state::ObjectWrite> genesis_writes(const Genesis& genesis) {
   std::vector<state::ObjectWrite> writes;
   std::uint32_t coin_index = 0;
   for (const GenesisAccount& account : genesis.accounts) {
-    const Id owner = account_id(account.keys);
-    writes.push_back({owner, to_object(Account{account.keys, 0}, 1)});
+    const Id keys_id = crypto::bundle_id(account.keys);
+    const Id owner = account_id_from_keys_id(keys_id);
+    writes.push_back({owner, to_object(Account{keys_id, 0}, 1)});
     for (const Amount amount : account.coins) {
       writes.push_back({genesis_coin_id(coin_index++), to_object(Coin{owner, amount}, 1)});
     }

@@ -5,9 +5,10 @@
 
 namespace sion::exec {
 
-Id account_id(const crypto::KeyBundle& keys) {
-  const crypto::Hash256 bundle = crypto::bundle_id(keys);
-  return commit::tagged_hash(commit::Domain::account, bundle);
+Id account_id(const crypto::KeyBundle& keys) { return account_id_from_keys_id(crypto::bundle_id(keys)); }
+
+Id account_id_from_keys_id(const Id& keys_id) noexcept {
+  return commit::tagged_hash(commit::Domain::account, keys_id);
 }
 
 Id coin_id(const Id& tx_id, std::uint32_t index) noexcept {
@@ -25,13 +26,12 @@ std::string_view status_name(TxStatus status) noexcept {
   switch (status) {
     case TxStatus::success: return "success";
     case TxStatus::wrong_chain: return "wrong_chain";
-    case TxStatus::unknown_sender: return "unknown_sender";
-    case TxStatus::bad_reveal: return "bad_reveal";
+    case TxStatus::wrong_keys: return "wrong_keys";
+    case TxStatus::budget_exceeded: return "budget_exceeded";
     case TxStatus::bad_signature: return "bad_signature";
     case TxStatus::wrong_nonce: return "wrong_nonce";
     case TxStatus::fee_too_low: return "fee_too_low";
     case TxStatus::fee_unpayable: return "fee_unpayable";
-    case TxStatus::budget_exceeded: return "budget_exceeded";
     case TxStatus::unknown_coin: return "unknown_coin";
     case TxStatus::not_owner: return "not_owner";
     case TxStatus::duplicate_input: return "duplicate_input";
@@ -78,12 +78,7 @@ state::Object to_object(const Coin& coin, std::uint64_t version) {
 }
 
 base::Result<Account> account_from(const state::Object& object) {
-  auto account = decode_object<Account>(object, ObjectType::account);
-  if (!account) return account;
-  if (auto status = crypto::check_key_bundle(account->keys); !status) {
-    return base::fail(base::Errc::corrupt_store, "stored account has a malformed key bundle: " + status.error().reason);
-  }
-  return account;
+  return decode_object<Account>(object, ObjectType::account);
 }
 
 base::Result<Coin> coin_from(const state::Object& object) { return decode_object<Coin>(object, ObjectType::coin); }

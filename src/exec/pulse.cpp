@@ -1,7 +1,6 @@
 #include "sion/exec/pulse.hpp"
 
 #include <algorithm>
-#include <map>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -13,21 +12,6 @@
 namespace sion::exec {
 
 namespace {
-
-struct Signer {
-  crypto::KeyBundle keys;
-  crypto::Hash256 bundle_id{};
-};
-
-// What the pre-state and the Pulse's reveals tell about one sender's keys.
-struct SenderKeys {
-  std::optional<Signer> signer;
-  bool in_pre = false;  // an account in the pre-state: a reveal is bad_reveal
-};
-
-bool reveal_matches(const crypto::KeyBundle& reveal, const Id& sender) {
-  return crypto::check_key_bundle(reveal).ok() && account_id(reveal) == sender;
-}
 
 // Runs work(t) for t in [0, threads) on that many threads, this one
 // included. A thread that cannot be started has its share done here, so
@@ -47,71 +31,44 @@ void run_parallel(unsigned threads, const Work& work) {
 
 }  // namespace
 
-base::Result<std::vector<std::optional<bool>>> precheck_signatures(const StateView& pre,
-                                                                   std::span<const Transaction> transactions,
-                                                                   const ChainParams& params,
-                                                                   const PulseOptions& options) {
-  // Sequential and cheap: find each transaction's keys (docs/ledger.md,
-  // "Pulse execution"): the pre-state account's, else a reveal hashing to
-  // the sender (the transaction's own or an earlier one; account_id binds
-  // the keys, so any such reveal is the same bundle).
-  std::map<Id, SenderKeys> senders;  // stable nodes: jobs point into it
-  std::vector<std::pair<std::size_t, const Signer*>> jobs;
+std::vector<std::optional<bool>> precheck_signatures(std::span<const Transaction> transactions,
+                                                     const ChainParams& params, const PulseOptions& options) {
+  // Sequential and cheap (docs/ledger.md, "Pulse execution"): pick the
+  // transactions that can reach step 4, those of this chain with well-formed
+  // keys. Budget (step 3) before signatures: `bound` counts every one picked
+  // so far, at least what the sequential pass will have counted (it counts
+  // nothing for those it rejects at step 2), so all picked here fit. Past
+  // the point where the bound no longer fits, signatures are left to the
+  // sequential pass, which checks only those still within the budget: no
+  // proposer can make a node verify more than a Pulse's worth of signatures.
+  std::vector<std::size_t> jobs;
   PulseUsage bound;
-  bool within_budget = true;
   for (std::size_t i = 0; i < transactions.size(); ++i) {
-    const TxPayload& payload = transactions[i].payload;
-    if (payload.chain_id != params.chain_id) continue;  // wrong_chain: never reaches step 4
-    auto [it, fresh] = senders.try_emplace(payload.sender);
-    SenderKeys& sender = it->second;
-    if (fresh) {
-      auto stored = pre.get(payload.sender);
-      if (!stored) return base::fail(std::move(stored).error());
-      if (*stored) {
-        auto account = account_from(**stored);
-        if (!account) return base::fail(std::move(account).error());
-        sender.signer = Signer{account->keys, crypto::bundle_id(account->keys)};
-        sender.in_pre = true;
-      }
-    }
-    // A reveal for a pre-state account, or one that does not hash to the
-    // sender, is bad_reveal: no signature to check.
-    if (payload.reveal && (sender.in_pre || !reveal_matches(*payload.reveal, payload.sender))) continue;
-    if (!sender.signer && payload.reveal) {
-      sender.signer = Signer{*payload.reveal, crypto::bundle_id(*payload.reveal)};
-    }
-    if (!sender.signer) continue;
-    // Budget (step 3) before signatures: `bound` counts every transaction
-    // checked so far, at least what the sequential pass will have used, so
-    // all checked here fit. Past the point where the bound no longer fits,
-    // signatures are left to the sequential pass, which checks only those
-    // that are still within the budget: no proposer can make a node verify
-    // more than a Pulse's worth of signatures.
-    const PulseUsage usage = tx_usage(transactions[i], sender.signer->keys);
-    if (!within_budget || !bound.fits(usage, params.limits)) {
-      within_budget = false;
-      continue;
-    }
+    const Transaction& tx = transactions[i];
+    if (tx.payload.chain_id != params.chain_id) continue;  // wrong_chain
+    if (!crypto::check_key_bundle(tx.keys)) continue;      // wrong_keys
+    const PulseUsage usage = tx_usage(tx);
+    if (!bound.fits(usage, params.limits)) break;
     bound.add(usage);
-    jobs.emplace_back(i, &*sender.signer);
+    jobs.push_back(i);
   }
 
-  // Parallel: every job is pure; each thread takes the jobs t, t + n, ...
-  // and writes only its own results.
+  // Parallel: every job is a pure function of its transaction; each thread
+  // takes the jobs t, t + n, ... and writes only its own results.
   std::vector<std::uint8_t> verdicts(transactions.size(), 2);  // 2: not checked
   unsigned threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(jobs.size(), 1)));
   run_parallel(threads, [&](unsigned t) {
     for (std::size_t k = t; k < jobs.size(); k += threads) {
-      const auto [i, signer] = jobs[k];
+      const std::size_t i = jobs[k];
       const Transaction& tx = transactions[i];
+      const crypto::Hash256 keys_id = crypto::bundle_id(tx.keys);
       const base::Bytes message = codec::encode(tx.payload);
       const auto context = base::as_bytes(kTxSignatureContext);
       const bool ok = options.cache != nullptr
-                          ? crypto::verify_bundle_cached(*options.cache, signer->keys, signer->bundle_id, message,
-                                                         context, tx.auth,
+                          ? crypto::verify_bundle_cached(*options.cache, tx.keys, keys_id, message, context, tx.auth,
                                                          crypto::VerifyCache::signature_digest(tx.auth))
-                          : crypto::verify_bundle(signer->keys, signer->bundle_id, message, context, tx.auth);
+                          : crypto::verify_bundle(tx.keys, keys_id, message, context, tx.auth);
       verdicts[i] = ok ? 1 : 0;
     }
   });
@@ -134,9 +91,7 @@ base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const T
   std::vector<std::optional<bool>> checked;
   const std::vector<std::optional<bool>>* verdicts = options.verdicts;
   if (verdicts == nullptr) {
-    auto fresh = precheck_signatures(pre, transactions, params, options);
-    if (!fresh) return base::fail(std::move(fresh).error());
-    checked = std::move(fresh).value();
+    checked = precheck_signatures(transactions, params, options);
     verdicts = &checked;
   } else if (verdicts->size() != transactions.size()) {
     return base::fail(base::Errc::invalid_argument, "execute_pulse: " + std::to_string(verdicts->size()) +

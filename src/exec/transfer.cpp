@@ -94,7 +94,11 @@ base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, s
   // 1. Chain.
   if (payload.chain_id != params.chain_id) return reject(TxStatus::wrong_chain);
 
-  // 2. Keys: the account's, or for a new account the reveal that hashes to it.
+  // 2. Keys: well formed, and the account's (keys_id), or for a new account
+  // hashing to its id. Checked before any read, so a malformed bundle costs
+  // no state access.
+  if (!crypto::check_key_bundle(tx.keys)) return reject(TxStatus::wrong_keys);
+  const Id keys_id = crypto::bundle_id(tx.keys);
   auto stored = state.get(payload.sender);
   if (!stored) return base::fail(std::move(stored).error());
   Account account;
@@ -102,27 +106,23 @@ base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, s
   if (*stored) {
     auto existing = account_from(**stored);
     if (!existing) return base::fail(std::move(existing).error());
-    if (payload.reveal) return reject(TxStatus::bad_reveal);
-    account = std::move(*existing);
+    if (existing->keys_id != keys_id) return reject(TxStatus::wrong_keys);
+    account = *existing;
     version = (*stored)->version + 1;
   } else {
-    if (!payload.reveal) return reject(TxStatus::unknown_sender);
-    if (!crypto::check_key_bundle(*payload.reveal) || account_id(*payload.reveal) != payload.sender) {
-      return reject(TxStatus::bad_reveal);
-    }
-    account.keys = *payload.reveal;
+    if (account_id_from_keys_id(keys_id) != payload.sender) return reject(TxStatus::wrong_keys);
+    account.keys_id = keys_id;
   }
 
   // 3. Budget. From here on the transaction counts: its signature is checked.
-  const PulseUsage need = tx_usage(tx, account.keys);
+  const PulseUsage need = tx_usage(tx);
   if (!usage.fits(need, params.limits)) return reject(TxStatus::budget_exceeded);
   usage.add(need);
 
   // 4. Signature, unless checked already.
-  const bool verified =
-      signature_ok ? *signature_ok
-                   : crypto::verify_bundle(account.keys, codec::encode(payload), base::as_bytes(kTxSignatureContext),
-                                           tx.auth);
+  const bool verified = signature_ok ? *signature_ok
+                                     : crypto::verify_bundle(tx.keys, keys_id, codec::encode(payload),
+                                                             base::as_bytes(kTxSignatureContext), tx.auth);
   if (!verified) return reject(TxStatus::bad_signature);
 
   // 5. Nonce. 6. Fee.

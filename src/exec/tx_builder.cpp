@@ -14,12 +14,12 @@ base::Result<Transaction> sign_transaction(const crypto::SigningBundle& signer, 
   if (!encoded) return base::fail(base::Errc::invalid_argument, encoded.error().reason);
   auto auth = signer.sign(*encoded, base::as_bytes(kTxSignatureContext), hedging);
   if (!auth) return base::fail(std::move(auth).error());
-  return Transaction{std::move(payload), std::move(*auth)};
+  return Transaction{std::move(payload), signer.public_bundle(), std::move(*auth)};
 }
 
 base::Result<Transaction> make_transfer(const crypto::SigningBundle& signer, const ChainParams& params,
                                         std::uint64_t nonce, std::span<const Id> inputs,
-                                        std::span<const Output> outputs, bool reveal, std::optional<Amount> fee,
+                                        std::span<const Output> outputs, std::optional<Amount> fee,
                                         crypto::Hedging hedging) {
   if (inputs.size() > kMaxTransferInputs || outputs.size() > kMaxTransferOutputs) {
     return base::fail(base::Errc::invalid_argument,
@@ -30,19 +30,19 @@ base::Result<Transaction> make_transfer(const crypto::SigningBundle& signer, con
   const crypto::KeyBundle& keys = signer.public_bundle();
   Transaction tx;
   tx.payload.chain_id = params.chain_id;
-  tx.payload.sender = account_id(keys);
+  tx.payload.sender = account_id_from_keys_id(signer.id());
   tx.payload.nonce = nonce;
-  if (reveal) tx.payload.reveal = keys;
   tx.payload.body = Transfer{{inputs.begin(), inputs.end()}, {outputs.begin(), outputs.end()}};
 
   if (!fee) {
     // The fee is a fixed-width u64 and every scheme's signature has one
-    // size, so placeholder signatures of the right lengths give the exact
-    // encoded size of the signed transaction.
+    // size, so the keys and placeholder signatures of the right lengths give
+    // the exact encoded size of the signed transaction.
+    tx.keys = keys;
     for (const auto& part : keys.parts) {
       tx.auth.parts.push_back(base::Bytes(crypto::scheme_sizes(part.scheme).signature));
     }
-    auto required = required_fee(codec::encode(tx).size(), crypto::verify_units(keys), params.fees);
+    auto required = required_fee(codec::encoded_size(tx), crypto::verify_units(keys), params.fees);
     if (!required) return base::fail(base::Errc::invalid_argument, required.error().reason);
     fee = *required;
   }

@@ -41,7 +41,7 @@ base::Result<Workload> make_workload(std::size_t count) {
     if (!signer) return base::fail(std::move(signer).error());
     const exec::Id account = exec::account_id(signer->public_bundle());
     exec::Id coin = exec::coin_id(exec::Id{}, static_cast<std::uint32_t>(i));
-    writes.push_back({account, exec::to_object(exec::Account{signer->public_bundle(), 0}, 1)});
+    writes.push_back({account, exec::to_object(exec::Account{signer->id(), 0}, 1)});
     writes.push_back({coin, exec::to_object(exec::Coin{account, 1'000'000'000}, 1)});
     w.senders.push_back(std::move(signer).value());
     w.coins.push_back(coin);
@@ -58,7 +58,7 @@ base::Result<std::vector<exec::Transaction>> sign_transfers(const Workload& w) {
   txs.reserve(w.senders.size());
   for (std::size_t i = 0; i < w.senders.size(); ++i) {
     const exec::Output pay{exec::account_id(w.senders[(i + 1) % w.senders.size()].public_bundle()), 1000};
-    auto tx = exec::make_transfer(w.senders[i], w.params, 0, {&w.coins[i], 1}, {&pay, 1}, false);
+    auto tx = exec::make_transfer(w.senders[i], w.params, 0, {&w.coins[i], 1}, {&pay, 1});
     if (!tx) return base::fail(std::move(tx).error());
     txs.push_back(std::move(tx).value());
   }
@@ -128,10 +128,9 @@ base::Status run(Context& context) {
 
   // The state machine alone: the signatures' verdicts come from an earlier
   // check (as a proposer's, made while it built the Pulse).
-  auto verdicts = exec::precheck_signatures(workload->pre, txs, workload->params, exec::PulseOptions{0});
-  if (!verdicts) return base::fail(std::move(verdicts).error());
+  const auto verdicts = exec::precheck_signatures(txs, workload->params, exec::PulseOptions{0});
   exec::PulseOptions machine{1};
-  machine.verdicts = &*verdicts;
+  machine.verdicts = &verdicts;
   auto state_machine = time_pulse(*workload, txs, machine, context.quick() ? 5 : 21);
   if (!state_machine) return base::fail(std::move(state_machine).error());
   report_pulse(context, pulse + ", state machine only", *state_machine, transfers,

@@ -13,6 +13,7 @@
 
 #include "sion/codec/codec.hpp"
 #include "sion/commit/smt.hpp"
+#include "sion/commit/smt_partial.hpp"
 
 namespace {
 
@@ -128,6 +129,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (commit::verify_state_multiproof(c.root, claims, *multi) && !claims.empty()) {
       claims[0].value_hash = opposite(claims[0].value_hash);
       if (commit::verify_state_multiproof(c.root, claims, *multi)) std::abort();
+    }
+    // The partial tree of a stateless verifier: built from the same proof
+    // (or refused with a reason), then every proven key flipped between
+    // present and absent; apply() answers or refuses, never crashes.
+    std::vector<Hash> keys;
+    for (const auto& claim : c.claims) keys.push_back(claim.key);
+    if (auto partial = commit::PartialStateTree::from_multiproof(c.root, keys, *multi); partial) {
+      std::vector<commit::StateChange> changes;
+      for (const Hash& key : keys) {
+        auto now = partial->get(key);
+        if (!now) std::abort();  // a key of the proven set
+        changes.push_back({key, opposite(*now)});
+      }
+      if (auto root = partial->apply(changes); !root && root.error().reason.empty()) std::abort();
+    } else if (partial.error().reason.empty()) {
+      std::abort();
     }
   } else if (multi.error().reason.empty()) {
     std::abort();

@@ -61,9 +61,15 @@ int main(int argc, char** argv) {
   };
   const exec::Id me = exec::account_id(f.signer.public_bundle());
   const exec::Id coin = exec::genesis_coin_id(0);
-  for (const bool reveal : {false, true}) {
-    const auto tx = exec::make_transfer(f.signer, f.genesis.params, 0, {&coin, 1},
-                                        std::vector<exec::Output>{{me, 5}, {exec::Id{}, 9}}, reveal, std::nullopt,
+  // A transfer from the genesis account, and one from an account not yet
+  // in the state (step 2 takes the new-account branch).
+  crypto::KeySeed other_seed{};
+  other_seed.fill(4);
+  const auto other = crypto::SigningBundle::from_seed(crypto::Profile::hybrid, other_seed);
+  if (!other) return 1;
+  for (const crypto::SigningBundle* signer : {&f.signer, &*other}) {
+    const auto tx = exec::make_transfer(*signer, f.genesis.params, 0, {&coin, 1},
+                                        std::vector<exec::Output>{{me, 5}, {exec::Id{}, 9}}, std::nullopt,
                                         crypto::Hedging::deterministic);
     if (!tx) return 1;
     write(0, codec::encode(*tx));

@@ -222,7 +222,7 @@ TEST(Genesis, WritesHoldAccountsAndNumberedCoins) {
   for (const GenesisAccount& account : genesis.accounts) {
     const state::Object& object = find(account_id(account.keys));
     EXPECT_EQ(object.version, 1u);
-    EXPECT_EQ(account_from(object).value(), (Account{account.keys, 0}));
+    EXPECT_EQ(account_from(object).value(), (Account{crypto::bundle_id(account.keys), 0}));
   }
   // Coins numbered across accounts in file order; the all-zero tx id.
   const Id first = account_id(genesis.accounts[0].keys);

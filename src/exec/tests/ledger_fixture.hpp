@@ -38,7 +38,7 @@ inline ChainParams test_params() {
   return params;
 }
 
-// `tx` with its payload signed again by `s`.
+// `tx` with its payload signed again by `s` (and carrying `s`'s keys).
 inline Transaction sign_as(const crypto::SigningBundle& s, const Transaction& tx) {
   return sign_transaction(s, tx.payload, crypto::Hedging::deterministic).value();
 }
@@ -56,7 +56,7 @@ struct World {
     return id;
   }
   void open_account(const crypto::SigningBundle& s, std::uint64_t nonce = 0, std::uint64_t version = 1) {
-    put(id_of(s), to_object(Account{s.public_bundle(), nonce}, version));
+    put(id_of(s), to_object(Account{s.id(), nonce}, version));
   }
   void put(const Id& id, state::Object object) {
     const state::ObjectWrite write{id, std::move(object)};
@@ -65,8 +65,8 @@ struct World {
 
   // A signed transfer paying exactly the required fee.
   Transaction transfer(const crypto::SigningBundle& from, std::uint64_t nonce, std::vector<Id> inputs,
-                       std::vector<Output> outputs, bool reveal, std::optional<Amount> fee = std::nullopt) const {
-    return make_transfer(from, params, nonce, inputs, outputs, reveal, fee, crypto::Hedging::deterministic).value();
+                       std::vector<Output> outputs, std::optional<Amount> fee = std::nullopt) const {
+    return make_transfer(from, params, nonce, inputs, outputs, fee, crypto::Hedging::deterministic).value();
   }
 
   // Executes and commits one Pulse.

@@ -50,12 +50,13 @@ TEST(Ledger, TxIdCoversThePayloadButNotTheSignature) {
 
 TEST(Ledger, ObjectsRoundTripAndWrongTypesAreCorrupt) {
   const auto bundle = test_bundle(2);
-  const Account account{bundle.public_bundle(), 3};
-  const Coin coin{account_id(account.keys), 1234};
+  const Account account{bundle.id(), 3};
+  const Coin coin{account_id(bundle.public_bundle()), 1234};
   const auto account_object = to_object(account, 5);
   const auto coin_object = to_object(coin, 6);
   EXPECT_EQ(account_object.type, 1u);
   EXPECT_EQ(coin_object.type, 2u);
+  EXPECT_EQ(account_object.data.size(), 40u);  // keys_id and nonce: small in every witness
   EXPECT_EQ(account_from(account_object).value(), account);
   EXPECT_EQ(coin_from(coin_object).value(), coin);
   EXPECT_EQ(account_from(coin_object).error().code, base::Errc::corrupt_store);
@@ -68,8 +69,38 @@ TEST(Ledger, ObjectsRoundTripAndWrongTypesAreCorrupt) {
   EXPECT_NE(bad.error().reason.find("Coin"), std::string::npos) << bad.error().reason;
 }
 
+TEST(Ledger, TransactionLayoutIsPayloadKeysAuth) {
+  const auto bundle = test_bundle(3);
+  Transaction tx;
+  tx.payload.chain_id = 4;
+  tx.payload.body = Transfer{{Id{}}, {}};
+  tx.keys = bundle.public_bundle();
+  tx.auth.parts.push_back(codec::VarBytes<crypto::kMaxSignatureBytes>(base::Bytes{9, 9}));
+  base::Bytes expected = codec::encode(tx.payload);
+  for (const auto& part : {codec::encode(tx.keys), codec::encode(tx.auth)}) {
+    expected.insert(expected.end(), part.begin(), part.end());
+  }
+  EXPECT_EQ(codec::encode(tx), expected);
+  EXPECT_EQ(codec::encoded_size(tx), expected.size());
+  EXPECT_EQ(codec::decode<Transaction>(expected).value(), tx);
+  // The id covers the payload alone: other keys leave it as it is.
+  const Id id = tx_id(tx.payload);
+  tx.keys = test_bundle(4).public_bundle();
+  EXPECT_EQ(tx_id(tx.payload), id);
+  EXPECT_EQ(account_id_from_keys_id(crypto::bundle_id(tx.keys)), account_id(tx.keys));
+}
+
 TEST(Ledger, StatusNamesAndClasses) {
   EXPECT_EQ(status_name(TxStatus::insufficient_funds), "insufficient_funds");
+  // Wire values (docs/ledger.md, "Receipts").
+  EXPECT_EQ(static_cast<int>(TxStatus::wrong_chain), 1);
+  EXPECT_EQ(static_cast<int>(TxStatus::wrong_keys), 2);
+  EXPECT_EQ(static_cast<int>(TxStatus::budget_exceeded), 3);
+  EXPECT_EQ(static_cast<int>(TxStatus::bad_signature), 4);
+  EXPECT_EQ(static_cast<int>(TxStatus::fee_unpayable), 7);
+  EXPECT_EQ(status_name(TxStatus::wrong_keys), "wrong_keys");
+  EXPECT_EQ(status_name(TxStatus::budget_exceeded), "budget_exceeded");
+  EXPECT_TRUE(is_rejection(TxStatus::wrong_keys));
   EXPECT_TRUE(is_rejection(TxStatus::bad_signature));
   EXPECT_FALSE(is_rejection(TxStatus::success));
   EXPECT_FALSE(is_rejection(TxStatus::unknown_coin));

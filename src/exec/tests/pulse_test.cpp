@@ -22,7 +22,7 @@ std::vector<TxStatus> statuses(const PulseOutcome& outcome) {
   return out;
 }
 
-TEST(Pulse, RevealThenASecondTransactionInTheSamePulse) {
+TEST(Pulse, ANewAccountSendsSeveralTransactionsInOnePulse) {
   const auto alice = signer(1, crypto::Profile::dual);
   const auto bob = signer(2);
   testing::World world;
@@ -30,29 +30,29 @@ TEST(Pulse, RevealThenASecondTransactionInTheSamePulse) {
   const Id c2 = world.fund(id_of(alice), 1'000'000);
   const Id c3 = world.fund(id_of(alice), 1'000'000);
   const std::vector<Transaction> txs = {
-      world.transfer(alice, 0, {c1}, {{id_of(bob), 10}}, true),
-      world.transfer(alice, 1, {c2}, {{id_of(bob), 20}}, false),  // keys from the reveal before
-      world.transfer(alice, 2, {c3}, {{id_of(bob), 30}}, true),   // the account exists now
+      world.transfer(alice, 0, {c1}, {{id_of(bob), 10}}),  // creates the account
+      world.transfer(alice, 1, {c2}, {{id_of(bob), 20}}),  // the account exists now
+      world.transfer(alice, 2, {c3}, {{id_of(bob), 30}}),
   };
-  // The pre-check already knows the second transaction's keys.
-  const auto verdicts = precheck_signatures(world.state, txs, world.params).value();
+  // Every transaction carries its keys: the pre-check needs nothing else.
+  const auto verdicts = precheck_signatures(txs, world.params);
   EXPECT_EQ(verdicts, (std::vector<std::optional<bool>>{true, true, true}));
 
   const auto outcome = world.run(txs);
-  EXPECT_EQ(statuses(outcome), (std::vector{TxStatus::success, TxStatus::success, TxStatus::bad_reveal}));
-  EXPECT_EQ(world.account(alice)->nonce, 2u);
-  EXPECT_EQ(world.state.objects().at(id_of(alice)).version, 2u);  // created, then rewritten once
-  EXPECT_EQ(outcome.fees, txs[0].payload.fee + txs[1].payload.fee);
+  EXPECT_EQ(statuses(outcome), (std::vector{TxStatus::success, TxStatus::success, TxStatus::success}));
+  EXPECT_EQ(world.account(alice), (Account{alice.id(), 3}));
+  EXPECT_EQ(world.state.objects().at(id_of(alice)).version, 3u);  // created, then rewritten twice
+  EXPECT_EQ(outcome.fees, txs[0].payload.fee + txs[1].payload.fee + txs[2].payload.fee);
 }
 
-TEST(Pulse, SecondTransactionOfANewAccountWithoutRevealBeforeItIsUnknown) {
+TEST(Pulse, ATransactionBeforeTheAccountsFirstHasTheWrongNonce) {
   const auto alice = signer(1);
   testing::World world;
   const Id c1 = world.fund(id_of(alice), 1'000'000);
   const Id c2 = world.fund(id_of(alice), 1'000'000);
-  const auto outcome = world.run({world.transfer(alice, 1, {c2}, {{Id{}, 1}}, false),
-                                  world.transfer(alice, 0, {c1}, {{Id{}, 1}}, true)});
-  EXPECT_EQ(statuses(outcome), (std::vector{TxStatus::unknown_sender, TxStatus::success}));
+  const auto outcome = world.run({world.transfer(alice, 1, {c2}, {{Id{}, 1}}),
+                                  world.transfer(alice, 0, {c1}, {{Id{}, 1}})});
+  EXPECT_EQ(statuses(outcome), (std::vector{TxStatus::wrong_nonce, TxStatus::success}));
 }
 
 TEST(Pulse, DoubleSpendInOnePulseAndAcrossPulses) {
@@ -64,12 +64,12 @@ TEST(Pulse, DoubleSpendInOnePulseAndAcrossPulses) {
   const Id c2 = world.fund(id_of(alice), 1'000'000);
   const Id c3 = world.fund(id_of(alice), 1'000'000);
   const auto first = world.run({
-      world.transfer(alice, 0, {c1}, {{id_of(bob), 10}}, false),
-      world.transfer(alice, 1, {c2, c1}, {{id_of(bob), 10}}, false),  // c1 is gone
-      world.transfer(alice, 2, {c1}, {{id_of(bob), 10}}, false),      // as the fee coin
+      world.transfer(alice, 0, {c1}, {{id_of(bob), 10}}),
+      world.transfer(alice, 1, {c2, c1}, {{id_of(bob), 10}}),  // c1 is gone
+      world.transfer(alice, 2, {c1}, {{id_of(bob), 10}}),      // as the fee coin
   });
   EXPECT_EQ(statuses(first), (std::vector{TxStatus::success, TxStatus::unknown_coin, TxStatus::fee_unpayable}));
-  const auto second = world.run({world.transfer(alice, 2, {c3, c1}, {{id_of(bob), 10}}, false)});
+  const auto second = world.run({world.transfer(alice, 2, {c3, c1}, {{id_of(bob), 10}})});
   EXPECT_EQ(statuses(second), (std::vector{TxStatus::unknown_coin}));
 }
 
@@ -78,9 +78,9 @@ TEST(Pulse, CoinsCreatedAndSpentInOnePulseLeaveNoTrace) {
   const auto bob = signer(2);
   testing::World world;
   const Id c1 = world.fund(id_of(alice), 1'000'000);
-  const auto pay = world.transfer(alice, 0, {c1}, {{id_of(bob), 500'000}}, true);
+  const auto pay = world.transfer(alice, 0, {c1}, {{id_of(bob), 500'000}});
   const Id to_bob = coin_id(tx_id(pay.payload), 0);
-  const auto spend = world.transfer(bob, 0, {to_bob}, {{id_of(alice), 1000}}, true);
+  const auto spend = world.transfer(bob, 0, {to_bob}, {{id_of(alice), 1000}});
   const auto outcome = world.run({pay, spend});
   EXPECT_EQ(statuses(outcome), (std::vector{TxStatus::success, TxStatus::success}));
   for (const auto& write : outcome.writes) EXPECT_NE(write.id, to_bob);
@@ -95,9 +95,8 @@ TEST(Pulse, CoinsCreatedAndSpentInOnePulseLeaveNoTrace) {
 template <class SetLimit>
 void expect_later_smaller_fits(const Transaction& small, const Transaction& big, const Transaction& small2,
                                testing::World& world, const SetLimit& set_limit) {
-  const auto& keys = [](const Transaction& tx) -> const crypto::KeyBundle& { return *tx.payload.reveal; };
-  PulseUsage both = tx_usage(small, keys(small));
-  both.add(tx_usage(small2, keys(small2)));
+  PulseUsage both = tx_usage(small);
+  both.add(tx_usage(small2));
   set_limit(world.params.limits, both);
   const auto value_before = world.total_value();
   const auto outcome = world.run({small, big, small2});
@@ -115,7 +114,7 @@ class Budget : public ::testing::Test {
   testing::World world;
   Transaction tx(const crypto::SigningBundle& from, std::size_t outputs = 1) {
     return world.transfer(from, 0, {world.fund(id_of(from), 10'000'000)},
-                          std::vector<Output>(outputs, Output{Id{}, 1}), true);
+                          std::vector<Output>(outputs, Output{Id{}, 1}));
   }
 };
 
@@ -150,32 +149,47 @@ TEST_F(Budget, EarlyRejectionsUseNothingAndBadSignaturesCount) {
   const auto good = tx(c);
   const auto outcome = world.run({wrong_chain, forged, good});
   EXPECT_EQ(statuses(outcome), (std::vector{TxStatus::wrong_chain, TxStatus::bad_signature, TxStatus::success}));
-  PulseUsage expected = tx_usage(forged, b.public_bundle());
-  expected.add(tx_usage(good, c.public_bundle()));
+  PulseUsage expected = tx_usage(forged);
+  expected.add(tx_usage(good));
   EXPECT_EQ(outcome.usage, expected);
 }
 
 TEST_F(Budget, PrecheckVerifiesNoMoreThanTheBudget) {
   world.params.limits.max_transactions = 2;
   const std::vector<Transaction> txs = {tx(a), tx(b), tx(c)};
-  const auto verdicts = precheck_signatures(world.state, txs, world.params).value();
+  const auto verdicts = precheck_signatures(txs, world.params);
   EXPECT_EQ(verdicts, (std::vector<std::optional<bool>>{true, true, std::nullopt}));
 }
 
 TEST_F(Budget, PastThePrecheckBoundTheSequentialPassVerifiesWhatStillFits) {
-  // The precheck counts a's second transaction, whose keys it knows from
-  // the first one's reveal; the pass rejects it at step 2 (the reveal's
-  // transaction failed its signature, so no account), so c still fits and
-  // is verified in the pass.
+  // The pre-check counts every transaction of this chain with well-formed
+  // keys: here also `impostor` (b's keys on a's new account), which the
+  // pass rejects at step 2 without counting it, so c still fits and is
+  // verified in the pass.
   world.params.limits.max_transactions = 2;
   auto forged = tx(a);
   forged.auth.parts.at(0).at(3) ^= 1;
-  const auto second = world.transfer(a, 0, {world.fund(id_of(a), 10'000'000)}, {Output{Id{}, 1}}, false);
-  const std::vector<Transaction> txs = {forged, second, tx(c)};
-  const auto verdicts = precheck_signatures(world.state, txs, world.params).value();
+  const auto impostor =
+      testing::sign_as(b, world.transfer(a, 0, {world.fund(id_of(a), 10'000'000)}, {Output{Id{}, 1}}));
+  const std::vector<Transaction> txs = {forged, impostor, tx(c)};
+  const auto verdicts = precheck_signatures(txs, world.params);
   EXPECT_EQ(verdicts, (std::vector<std::optional<bool>>{false, true, std::nullopt}));
   const auto outcome = world.run(txs);
-  EXPECT_EQ(statuses(outcome), (std::vector{TxStatus::bad_signature, TxStatus::unknown_sender, TxStatus::success}));
+  EXPECT_EQ(statuses(outcome), (std::vector{TxStatus::bad_signature, TxStatus::wrong_keys, TxStatus::success}));
+}
+
+TEST_F(Budget, PrecheckSkipsOtherChainsAndMalformedKeys) {
+  // Neither can reach step 4, so neither counts towards the bound.
+  world.params.limits.max_transactions = 1;
+  auto other_chain = tx(a);
+  other_chain.payload.chain_id = 99;
+  auto malformed = tx(b);
+  malformed.keys.parts.clear();
+  const std::vector<Transaction> txs = {other_chain, malformed, tx(c)};
+  EXPECT_EQ(precheck_signatures(txs, world.params),
+            (std::vector<std::optional<bool>>{std::nullopt, std::nullopt, true}));
+  const auto outcome = world.run(txs);
+  EXPECT_EQ(statuses(outcome), (std::vector{TxStatus::wrong_chain, TxStatus::wrong_keys, TxStatus::success}));
 }
 
 // A Pulse with a bit of everything, on dual keys.
@@ -191,16 +205,18 @@ struct MixedPulse {
     for (const auto& user : users) coins.push_back(world.fund(id_of(user), 5'000'000));
     world.open_account(users[5], 0);
     for (std::size_t i = 0; i < 5; ++i) {
-      txs.push_back(world.transfer(users[i], 0, {coins[i]}, {{id_of(users[(i + 1) % 6]), 1000 + i}}, true));
+      txs.push_back(world.transfer(users[i], 0, {coins[i]}, {{id_of(users[(i + 1) % 6]), 1000 + i}}));
     }
-    txs.push_back(world.transfer(users[5], 0, {coins[5], coins[11]}, {{id_of(users[0]), 7}}, false));
-    txs.push_back(world.transfer(users[0], 1, {coins[6], coins[0]}, {{id_of(users[1]), 1}}, false));  // unknown_coin
-    auto forged = world.transfer(users[1], 1, {coins[7]}, {{id_of(users[2]), 1}}, false);
+    txs.push_back(world.transfer(users[5], 0, {coins[5], coins[11]}, {{id_of(users[0]), 7}}));
+    txs.push_back(world.transfer(users[0], 1, {coins[6], coins[0]}, {{id_of(users[1]), 1}}));  // unknown_coin
+    auto forged = world.transfer(users[1], 1, {coins[7]}, {{id_of(users[2]), 1}});
     forged.auth.parts.at(1).at(100) ^= 1;
     txs.push_back(forged);
-    txs.push_back(world.transfer(users[2], 5, {coins[8]}, {{id_of(users[3]), 1}}, false));  // wrong_nonce
-    txs.push_back(world.transfer(users[3], 1, {coins[9]}, {{id_of(users[4]), 0}}, false));  // zero_amount
-    txs.push_back(world.transfer(users[4], 1, {coins[10]}, {{id_of(users[0]), 9'000'000}}, false));  // insufficient
+    txs.push_back(world.transfer(users[2], 5, {coins[8]}, {{id_of(users[3]), 1}}));  // wrong_nonce
+    txs.push_back(world.transfer(users[3], 1, {coins[9]}, {{id_of(users[4]), 0}}));  // zero_amount
+    txs.push_back(world.transfer(users[4], 1, {coins[10]}, {{id_of(users[0]), 9'000'000}}));  // insufficient
+    // users[4]'s keys and signature on users[3]'s account: wrong_keys.
+    txs.push_back(testing::sign_as(users[4], world.transfer(users[3], 2, {coins[3]}, {{id_of(users[4]), 1}})));
   }
 };
 
@@ -217,15 +233,15 @@ TEST(Pulse, ParallelPrecheckIsDeterministicAndMatchesTheSequentialDefinition) {
   const std::vector<TxStatus> expected = {
       TxStatus::success,      TxStatus::success,     TxStatus::success,      TxStatus::success,
       TxStatus::success,      TxStatus::success,     TxStatus::unknown_coin, TxStatus::bad_signature,
-      TxStatus::wrong_nonce,  TxStatus::zero_amount, TxStatus::insufficient_funds,
+      TxStatus::wrong_nonce,  TxStatus::zero_amount, TxStatus::insufficient_funds, TxStatus::wrong_keys,
   };
   std::vector<TxStatus> got;
   for (const auto& receipt : reference) got.push_back(receipt.status);
   ASSERT_EQ(got, expected);
 
-  // Every key is known to the pre-check (pre-state account or reveal), so
-  // the sequential pass never verifies inline.
-  const auto verdicts = precheck_signatures(world.state, mixed.txs, world.params).value();
+  // Every transaction is within the budget, so the pre-check verifies them
+  // all and the sequential pass never verifies inline.
+  const auto verdicts = precheck_signatures(mixed.txs, world.params);
   for (std::size_t i = 0; i < verdicts.size(); ++i) EXPECT_EQ(verdicts[i], std::optional<bool>{i != 7}) << i;
 
   crypto::VerifyCache cache;
@@ -277,7 +293,7 @@ TEST(Pulse, CommitsToAnObjectStoreWithTheSameRoot) {
   ASSERT_TRUE(store->apply(genesis).ok());
   ASSERT_EQ(store->root(), world.state.root());
 
-  const std::vector<Transaction> txs = {world.transfer(alice, 0, {c1}, {{Id{}, 5}}, true)};
+  const std::vector<Transaction> txs = {world.transfer(alice, 0, {c1}, {{Id{}, 5}})};
   const auto from_store = execute_pulse(StoreView(*store), txs, world.params).value();
   const auto from_memory = world.run(txs);
   EXPECT_EQ(from_store.receipts, from_memory.receipts);
@@ -320,19 +336,17 @@ class FailingView final : public StateView {
 TEST(Pulse, AReadErrorFailsThePulse) {
   const auto alice = signer(1);
   testing::World world;
-  const auto tx = world.transfer(alice, 0, {Id{}}, {}, true);
+  const auto tx = world.transfer(alice, 0, {Id{}}, {});
   EXPECT_EQ(execute_pulse(FailingView{}, std::vector{tx}, world.params).error().code, base::Errc::io_error);
 
   world.put(id_of(alice), to_object(Coin{}, 1));  // not an account where one must be
-  auto plain = tx;
-  plain.payload.reveal.reset();
-  EXPECT_EQ(execute_pulse(world.state, std::vector{plain}, world.params).error().code, base::Errc::corrupt_store);
+  EXPECT_EQ(execute_pulse(world.state, std::vector{tx}, world.params).error().code, base::Errc::corrupt_store);
 }
 
 TEST(Pulse, RefusesTransactionsTheCodecCannotEncode) {
   const auto alice = signer(1);
   testing::World world;
-  auto tx = world.transfer(alice, 0, {Id{}}, {}, true);
+  auto tx = world.transfer(alice, 0, {Id{}}, {});
   std::get<Transfer>(tx.payload.body).inputs.resize(kMaxTransferInputs + 1);
   EXPECT_EQ(execute_pulse(world.state, std::vector{tx}, world.params).error().code, base::Errc::invalid_argument);
 }

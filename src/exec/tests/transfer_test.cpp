@@ -75,7 +75,7 @@ class TransferTest : public ::testing::Test {
     const std::uint64_t nonce = account_before ? account_before->nonce : 0;
     const std::uint64_t version =
         account_before ? world.state.objects().at(id_of(alice)).version : 1;  // read after the run: bumped
-    expected[id_of(alice)] = to_object(Account{alice.public_bundle(), nonce + 1}, version);
+    expected[id_of(alice)] = to_object(Account{alice.id(), nonce + 1}, version);
     EXPECT_EQ(changes(outcome), expected);
     EXPECT_EQ(world.total_value() + fee, value_before);
   }
@@ -83,7 +83,7 @@ class TransferTest : public ::testing::Test {
 
 TEST_F(TransferTest, SuccessCreatesTheAccountAndConservesValue) {
   const Amount before = world.total_value();
-  const auto tx = world.transfer(alice, 0, {c1, c2}, {{id_of(bob), 1000}, {id_of(bob), 2000}}, true);
+  const auto tx = world.transfer(alice, 0, {c1, c2}, {{id_of(bob), 1000}, {id_of(bob), 2000}});
   PulseOutcome outcome;
   const Receipt receipt = run(tx, &outcome);
   EXPECT_EQ(receipt.status, TxStatus::success);
@@ -97,20 +97,22 @@ TEST_F(TransferTest, SuccessCreatesTheAccountAndConservesValue) {
       {coin_id(id, 0), to_object(Coin{id_of(bob), 1000}, 1)},
       {coin_id(id, 1), to_object(Coin{id_of(bob), 2000}, 1)},
       {coin_id(id, 2), to_object(Coin{id_of(alice), change}, 1)},
-      {id_of(alice), to_object(Account{alice.public_bundle(), 1}, 1)},
+      {id_of(alice), to_object(Account{alice.id(), 1}, 1)},
   };
   EXPECT_EQ(changes(outcome), expected);
   EXPECT_EQ(world.total_value() + outcome.fees, before);
   // The fee is exactly what the rules ask, and the usage is this one transaction's.
-  EXPECT_EQ(tx.payload.fee, required_fee(tx, alice.public_bundle(), world.params.fees).value());
-  EXPECT_EQ(outcome.usage, tx_usage(tx, alice.public_bundle()));
+  EXPECT_EQ(tx.payload.fee, required_fee(tx, world.params.fees).value());
+  EXPECT_EQ(outcome.usage, tx_usage(tx));
+  // The account holds the id of the keys, not the keys.
+  EXPECT_EQ(world.account(alice)->keys_id, crypto::bundle_id(alice.public_bundle()));
 }
 
 TEST_F(TransferTest, ExistingAccountAdvancesNonceAndVersionWithoutChange) {
   world.open_account(alice, 4, 9);
-  const auto probe = world.transfer(alice, 4, {c2}, {{id_of(bob), 1}}, false);
+  const auto probe = world.transfer(alice, 4, {c2}, {{id_of(bob), 1}});
   // Spend the coin exactly: outputs + fee = inputs, so no change coin.
-  const auto tx = world.transfer(alice, 4, {c2}, {{id_of(bob), 500'000 - probe.payload.fee}}, false);
+  const auto tx = world.transfer(alice, 4, {c2}, {{id_of(bob), 500'000 - probe.payload.fee}});
   ASSERT_EQ(tx.payload.fee, probe.payload.fee);
   PulseOutcome outcome;
   const Receipt receipt = run(tx, &outcome);
@@ -125,132 +127,154 @@ TEST_F(TransferTest, ExistingAccountAdvancesNonceAndVersionWithoutChange) {
 TEST_F(TransferTest, WrongChain) {
   auto params = world.params;
   params.chain_id = 8;
-  auto tx = make_transfer(alice, params, 0, std::vector{c1}, std::vector<Output>{{id_of(bob), 1}}, true).value();
+  auto tx = make_transfer(alice, params, 0, std::vector{c1}, std::vector<Output>{{id_of(bob), 1}}).value();
   expect_rejected(tx, TxStatus::wrong_chain);
   EXPECT_EQ(world.run({tx}).usage, PulseUsage{});  // rejected before the budget: uses none
 }
 
-TEST_F(TransferTest, UnknownSender) {
-  expect_rejected(world.transfer(alice, 0, {c1}, {{id_of(bob), 1}}, false), TxStatus::unknown_sender);
-}
-
-TEST_F(TransferTest, BadRevealForAnExistingAccount) {
+TEST_F(TransferTest, WrongKeysMalformed) {
+  auto tx = world.transfer(alice, 0, {c1}, {{id_of(bob), 1}});
+  tx.keys.parts.push_back(tx.keys.parts.at(0));  // a scheme twice
+  tx.payload.sender = account_id(tx.keys);       // even hashing to the sender
+  expect_rejected(tx, TxStatus::wrong_keys);
+  auto short_key = world.transfer(alice, 0, {c1}, {{id_of(bob), 1}});
+  short_key.keys.parts.at(0).key.pop_back();
+  expect_rejected(short_key, TxStatus::wrong_keys);
   world.open_account(alice);
-  expect_rejected(world.transfer(alice, 0, {c1}, {{id_of(bob), 1}}, true), TxStatus::bad_reveal);
+  expect_rejected(short_key, TxStatus::wrong_keys);  // with an account too
 }
 
-TEST_F(TransferTest, BadRevealOfOtherKeys) {
-  auto tx = world.transfer(alice, 0, {c1}, {{id_of(bob), 1}}, true);
-  tx.payload.reveal = bob.public_bundle();
-  expect_rejected(testing::sign_as(alice, tx), TxStatus::bad_reveal);
+TEST_F(TransferTest, WrongKeysForAnExistingAccount) {
+  world.open_account(alice);
+  // bob's keys and a valid signature by them, on alice's account.
+  auto tx = testing::sign_as(bob, world.transfer(alice, 0, {c1}, {{id_of(bob), 1}}));
+  ASSERT_EQ(tx.keys, bob.public_bundle());
+  expect_rejected(tx, TxStatus::wrong_keys);
+  // The account's keys_id decides, not account_id(keys): an account whose
+  // keys_id names bob's bundle (as after a rotation) takes bob's keys.
+  world.put(id_of(alice), to_object(Account{bob.id(), 0}, 2));
+  EXPECT_EQ(run(tx).status, TxStatus::success);
+  EXPECT_EQ(world.account(alice)->keys_id, bob.id());
+  EXPECT_EQ(world.state.objects().at(id_of(alice)).version, 3u);
 }
 
-TEST_F(TransferTest, BadRevealMalformed) {
-  auto tx = world.transfer(alice, 0, {c1}, {{id_of(bob), 1}}, true);
-  tx.payload.reveal->parts.push_back(tx.payload.reveal->parts.at(0));  // a scheme twice
-  tx.payload.sender = account_id(*tx.payload.reveal);
-  expect_rejected(tx, TxStatus::bad_reveal);
+TEST_F(TransferTest, WrongKeysNotHashingToANewSender) {
+  // No account at alice's id: the keys must hash to it.
+  expect_rejected(testing::sign_as(bob, world.transfer(alice, 0, {c1}, {{id_of(bob), 1}})), TxStatus::wrong_keys);
+  // Keys of an existing account, but sent from an id that has none.
+  world.open_account(bob);
+  auto tx = testing::sign_as(bob, world.transfer(alice, 0, {c1}, {{id_of(bob), 1}}));
+  expect_rejected(tx, TxStatus::wrong_keys);
+}
+
+TEST_F(TransferTest, WrongKeysComeBeforeTheBudget) {
+  world.params.limits.max_transactions = 0;
+  auto tx = world.transfer(alice, 0, {c1}, {{id_of(bob), 1}});
+  tx.keys.parts.clear();
+  expect_rejected(tx, TxStatus::wrong_keys);
+  EXPECT_EQ(world.run({tx}).usage, PulseUsage{});  // rejected before the budget: uses none
+  expect_rejected(world.transfer(alice, 0, {c1}, {{id_of(bob), 1}}), TxStatus::budget_exceeded);
 }
 
 TEST_F(TransferTest, BadSignatureCountsAgainstTheBudget) {
-  auto tx = world.transfer(alice, 0, {c1}, {{id_of(bob), 1}}, true);
+  auto tx = world.transfer(alice, 0, {c1}, {{id_of(bob), 1}});
   tx.auth.parts.at(1).at(10) ^= 1;
   expect_rejected(tx, TxStatus::bad_signature);
-  EXPECT_EQ(world.run({tx}).usage, tx_usage(tx, alice.public_bundle()));
+  EXPECT_EQ(world.run({tx}).usage, tx_usage(tx));
 }
 
 TEST_F(TransferTest, SignatureOverAnotherPayload) {
-  auto tx = world.transfer(alice, 0, {c1}, {{id_of(bob), 1}}, true);
+  auto tx = world.transfer(alice, 0, {c1}, {{id_of(bob), 1}});
   tx.payload.nonce = 1;  // the signature covers nonce 0
   expect_rejected(tx, TxStatus::bad_signature);
 }
 
 TEST_F(TransferTest, WrongNonce) {
-  expect_rejected(world.transfer(alice, 1, {c1}, {{id_of(bob), 1}}, true), TxStatus::wrong_nonce);
+  expect_rejected(world.transfer(alice, 1, {c1}, {{id_of(bob), 1}}), TxStatus::wrong_nonce);
   world.open_account(alice, 3);
-  expect_rejected(world.transfer(alice, 2, {c1}, {{id_of(bob), 1}}, false), TxStatus::wrong_nonce);
+  expect_rejected(world.transfer(alice, 2, {c1}, {{id_of(bob), 1}}), TxStatus::wrong_nonce);
 }
 
 TEST_F(TransferTest, FeeTooLow) {
-  const auto exact = world.transfer(alice, 0, {c1}, {{id_of(bob), 1}}, true);
-  expect_rejected(world.transfer(alice, 0, {c1}, {{id_of(bob), 1}}, true, exact.payload.fee - 1),
+  const auto exact = world.transfer(alice, 0, {c1}, {{id_of(bob), 1}});
+  expect_rejected(world.transfer(alice, 0, {c1}, {{id_of(bob), 1}}, exact.payload.fee - 1),
                   TxStatus::fee_too_low);
 }
 
 TEST_F(TransferTest, FeeTooLowWhenTheRequiredFeeOverflows) {
   world.params.fees.per_byte = Amount{1} << 62;
-  expect_rejected(world.transfer(alice, 0, {c1}, {{id_of(bob), 1}}, true, kMax), TxStatus::fee_too_low);
+  expect_rejected(world.transfer(alice, 0, {c1}, {{id_of(bob), 1}}, kMax), TxStatus::fee_too_low);
 }
 
 TEST_F(TransferTest, FeeUnpayable) {
   world.open_account(bob);
   const Id missing = coin_id(world.genesis_tx, 99);
-  expect_rejected(world.transfer(alice, 0, {}, {{id_of(bob), 1}}, true), TxStatus::fee_unpayable);
-  expect_rejected(world.transfer(alice, 0, {missing, c1}, {{id_of(bob), 1}}, true), TxStatus::fee_unpayable);
-  expect_rejected(world.transfer(alice, 0, {id_of(bob), c1}, {{id_of(bob), 1}}, true),  // an account
+  expect_rejected(world.transfer(alice, 0, {}, {{id_of(bob), 1}}), TxStatus::fee_unpayable);
+  expect_rejected(world.transfer(alice, 0, {missing, c1}, {{id_of(bob), 1}}), TxStatus::fee_unpayable);
+  expect_rejected(world.transfer(alice, 0, {id_of(bob), c1}, {{id_of(bob), 1}}),  // an account
                   TxStatus::fee_unpayable);
-  expect_rejected(world.transfer(alice, 0, {bob_coin, c1}, {{id_of(bob), 1}}, true), TxStatus::fee_unpayable);
+  expect_rejected(world.transfer(alice, 0, {bob_coin, c1}, {{id_of(bob), 1}}), TxStatus::fee_unpayable);
   const Id small = world.fund(id_of(alice), 100);
-  expect_rejected(world.transfer(alice, 0, {small, c1}, {{id_of(bob), 1}}, true), TxStatus::fee_unpayable);
+  expect_rejected(world.transfer(alice, 0, {small, c1}, {{id_of(bob), 1}}), TxStatus::fee_unpayable);
 }
 
 TEST_F(TransferTest, DuplicateInput) {
-  expect_failed(world.transfer(alice, 0, {c1, c2, c2}, {{id_of(bob), 1}}, true), TxStatus::duplicate_input);
+  expect_failed(world.transfer(alice, 0, {c1, c2, c2}, {{id_of(bob), 1}}), TxStatus::duplicate_input);
 }
 
 TEST_F(TransferTest, DuplicateFeeCoin) {
-  expect_failed(world.transfer(alice, 0, {c1, c1}, {{id_of(bob), 1}}, true), TxStatus::duplicate_input);
+  expect_failed(world.transfer(alice, 0, {c1, c1}, {{id_of(bob), 1}}), TxStatus::duplicate_input);
 }
 
 TEST_F(TransferTest, UnknownCoin) {
-  expect_failed(world.transfer(alice, 0, {c1, coin_id(world.genesis_tx, 77)}, {{id_of(bob), 1}}, true),
+  expect_failed(world.transfer(alice, 0, {c1, coin_id(world.genesis_tx, 77)}, {{id_of(bob), 1}}),
                 TxStatus::unknown_coin);
 }
 
 TEST_F(TransferTest, UnknownCoinWhenTheInputIsNoCoin) {
   world.open_account(bob);
-  expect_failed(world.transfer(alice, 0, {c1, id_of(bob)}, {{id_of(bob), 1}}, true), TxStatus::unknown_coin);
+  expect_failed(world.transfer(alice, 0, {c1, id_of(bob)}, {{id_of(bob), 1}}), TxStatus::unknown_coin);
 }
 
 TEST_F(TransferTest, NotOwner) {
-  expect_failed(world.transfer(alice, 0, {c1, bob_coin}, {{id_of(bob), 1}}, true), TxStatus::not_owner);
+  expect_failed(world.transfer(alice, 0, {c1, bob_coin}, {{id_of(bob), 1}}), TxStatus::not_owner);
 }
 
 TEST_F(TransferTest, ZeroAmount) {
-  expect_failed(world.transfer(alice, 0, {c1}, {{id_of(bob), 1}, {id_of(bob), 0}}, true), TxStatus::zero_amount);
+  expect_failed(world.transfer(alice, 0, {c1}, {{id_of(bob), 1}, {id_of(bob), 0}}), TxStatus::zero_amount);
 }
 
 TEST_F(TransferTest, AmountOverflowInTheInputs) {
   const Id big = world.fund(id_of(alice), kMax);
-  expect_failed(world.transfer(alice, 0, {c1, big}, {{id_of(bob), 1}}, true), TxStatus::amount_overflow);
+  expect_failed(world.transfer(alice, 0, {c1, big}, {{id_of(bob), 1}}), TxStatus::amount_overflow);
 }
 
 TEST_F(TransferTest, AmountOverflowInTheOutputsPlusFee) {
-  expect_failed(world.transfer(alice, 0, {c1}, {{id_of(bob), kMax - 100}, {id_of(bob), 100}}, true),
+  expect_failed(world.transfer(alice, 0, {c1}, {{id_of(bob), kMax - 100}, {id_of(bob), 100}}),
                 TxStatus::amount_overflow);
 }
 
 TEST_F(TransferTest, InsufficientFunds) {
   world.open_account(alice, 0, 3);  // also: a failure bumps an existing account's version
-  expect_failed(world.transfer(alice, 0, {c1, c2}, {{id_of(bob), 1'500'000}}, false), TxStatus::insufficient_funds);
+  expect_failed(world.transfer(alice, 0, {c1, c2}, {{id_of(bob), 1'500'000}}), TxStatus::insufficient_funds);
   EXPECT_EQ(world.state.objects().at(id_of(alice)).version, 4u);
 }
 
 TEST_F(TransferTest, FailureWithAFeeCoinHoldingExactlyTheFee) {
-  const auto probe = world.transfer(alice, 0, {c1}, {{id_of(bob), 1}}, true);
+  const auto probe = world.transfer(alice, 0, {c1}, {{id_of(bob), 1}});
   const Id exact = world.fund(id_of(alice), probe.payload.fee);
-  expect_failed(world.transfer(alice, 0, {exact}, {{id_of(bob), 1}}, true), TxStatus::insufficient_funds);
+  expect_failed(world.transfer(alice, 0, {exact}, {{id_of(bob), 1}}), TxStatus::insufficient_funds);
 }
 
 TEST_F(TransferTest, ChecksRunInTheDocumentedOrder) {
   // Several faults at once: the first kind in the list decides.
   const Id missing = coin_id(world.genesis_tx, 55);
-  expect_failed(world.transfer(alice, 0, {c1, missing, bob_coin, missing}, {{id_of(bob), 0}}, true),
+  expect_failed(world.transfer(alice, 0, {c1, missing, bob_coin, missing}, {{id_of(bob), 0}}),
                 TxStatus::duplicate_input);
 }
 
 TEST_F(TransferTest, ApplyTransactionVerifiesInlineWithoutAVerdict) {
-  const auto good = world.transfer(alice, 0, {c1}, {{id_of(bob), 1}}, true);
+  const auto good = world.transfer(alice, 0, {c1}, {{id_of(bob), 1}});
   auto bad = good;
   bad.auth.parts.at(0).at(0) ^= 1;
   const auto status_of = [&](const Transaction& tx, std::optional<bool> verdict) {

@@ -141,6 +141,12 @@ class SparseMerkleTree {
 
   std::optional<Hash> get(const Hash& key) const noexcept;
 
+  // The largest key present below `key` and the smallest present above it
+  // (`key` itself need not be present). A prover adds both for every key a
+  // batch deletes, so that a PartialStateTree can re-collapse the tree
+  // (docs/state-tree.md, "Updating from a multi-proof").
+  std::pair<std::optional<Hash>, std::optional<Hash>> neighbours(const Hash& key) const;
+
   // Applies a batch (keys distinct, any order) as version `version`, which
   // must exceed version(). Rejects duplicate keys and stale versions; the
   // tree is unchanged on error.

@@ -29,18 +29,18 @@ constexpr std::optional<std::uint64_t> checked_mul(std::uint64_t a, std::uint64_
 // fees.per_byte * tx_bytes + fees.per_verify_unit * verify_units;
 // invalid_value if that passes 2^64 - 1.
 base::Result<Amount> required_fee(std::uint64_t tx_bytes, std::uint64_t verify_units, const FeeSchedule& fees);
-// The fee `tx` must pay when its sender's keys are `keys`.
-base::Result<Amount> required_fee(const Transaction& tx, const crypto::KeyBundle& keys, const FeeSchedule& fees);
+// The fee `tx` must pay: its encoded size and the verify units of tx.keys.
+base::Result<Amount> required_fee(const Transaction& tx, const FeeSchedule& fees);
 
-// Bytes of authorization: the signature bundle's encoding plus the
-// revealed key bundle's, if any (docs/ledger.md, "Fees and budgets").
+// Bytes of authorization: the encodings of the key bundle and the
+// signature bundle (docs/ledger.md, "Fees and budgets").
 std::uint64_t auth_bytes(const Transaction& tx);
 
 // What a Pulse, or one transaction, takes from the budgets of PulseLimits.
 struct PulseUsage {
   std::uint64_t transactions = 0;
   std::uint64_t bytes = 0;       // transaction encodings
-  std::uint64_t auth_bytes = 0;  // signature bundles and revealed keys
+  std::uint64_t auth_bytes = 0;  // key bundles and signature bundles
   std::uint64_t verify_units = 0;
   static constexpr std::string_view codec_name = "PulseUsage";
   static constexpr auto codec_fields() {
@@ -58,8 +58,8 @@ struct PulseUsage {
   void add(const PulseUsage& more) noexcept;
 };
 
-// One transaction's usage with `keys` as its sender's keys.
-PulseUsage tx_usage(const Transaction& tx, const crypto::KeyBundle& keys);
+// One transaction's usage (its keys' verify units: tx.keys).
+PulseUsage tx_usage(const Transaction& tx);
 
 // A node's local admission rules, stricter than consensus and free to
 // differ between nodes (docs/ledger.md, "Mempool policy").

@@ -64,7 +64,7 @@ base::Result<Amount> total_supply(const Genesis& genesis);
 Id genesis_coin_id(std::uint32_t index) noexcept;
 
 // The state a chain starts from, as object writes sorted by id: per account
-// an Account {keys, nonce 0} at account_id(keys), and per coin a Coin
+// an Account {bundle_id(keys), nonce 0} at account_id(keys), and per coin a Coin
 // {owner account id, amount} at genesis_coin_id(j); all of version 1.
 // Requires check_genesis(genesis) to pass (parse_genesis ensures it).
 std::vector<state::ObjectWrite> genesis_writes(const Genesis& genesis);

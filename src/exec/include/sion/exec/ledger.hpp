@@ -9,7 +9,6 @@
 // append alternatives, which keeps every existing encoding valid.
 
 #include <cstdint>
-#include <optional>
 #include <string_view>
 #include <tuple>
 #include <variant>
@@ -40,16 +39,19 @@ enum class ObjectType : std::uint32_t {
   coin = 2,
 };
 
-// An account: the key bundle that authorizes its transactions and the count
-// of transactions it has sent (the next one must carry exactly this nonce).
-// Its id is account_id(keys); it comes into being with the first
-// transaction that spends from it (which reveals the keys) or at genesis.
+// An account: the id of the key bundle that authorizes its transactions
+// (crypto::bundle_id; the bundle itself travels with every transaction, so
+// the object stays small for witnesses) and the count of transactions it
+// has sent (the next one must carry exactly this nonce). Its id is
+// account_id(first bundle) and never changes; a key rotation (a later kind)
+// changes keys_id. It comes into being with its first paying transaction or
+// at genesis.
 struct Account {
-  crypto::KeyBundle keys;
+  Id keys_id{};
   std::uint64_t nonce = 0;
   static constexpr std::string_view codec_name = "Account";
   static constexpr auto codec_fields() {
-    return std::tuple{codec::field("keys", &Account::keys), codec::field("nonce", &Account::nonce)};
+    return std::tuple{codec::field("keys_id", &Account::keys_id), codec::field("nonce", &Account::nonce)};
   }
   bool operator==(const Account&) const = default;
 };
@@ -69,6 +71,8 @@ struct Coin {
 
 // SHA3-256(0x42 || bundle_id(keys)).
 Id account_id(const crypto::KeyBundle& keys);
+// The same from bundle_id(keys), when it is at hand.
+Id account_id_from_keys_id(const Id& keys_id) noexcept;
 // SHA3-256(0x43 || tx_id || u32 le index).
 Id coin_id(const Id& tx_id, std::uint32_t index) noexcept;
 
@@ -103,34 +107,38 @@ using TxBody = std::variant<Transfer>;
 // What the sender signs, and what the transaction id hashes.
 struct TxPayload {
   std::uint64_t chain_id = 0;
-  Id sender{};                              // the account id
-  std::uint64_t nonce = 0;                  // the sender account's nonce
-  Amount fee = 0;                           // paid exactly; at least required_fee()
-  std::optional<crypto::KeyBundle> reveal;  // the sender's keys, while it has no account object
+  Id sender{};              // the account id
+  std::uint64_t nonce = 0;  // the sender account's nonce
+  Amount fee = 0;           // paid exactly; at least required_fee()
   TxBody body;
   static constexpr std::string_view codec_name = "TxPayload";
   static constexpr auto codec_fields() {
     return std::tuple{codec::field("chain_id", &TxPayload::chain_id), codec::field("sender", &TxPayload::sender),
                       codec::field("nonce", &TxPayload::nonce), codec::field("fee", &TxPayload::fee),
-                      codec::field("reveal", &TxPayload::reveal), codec::field("body", &TxPayload::body)};
+                      codec::field("body", &TxPayload::body)};
   }
   bool operator==(const TxPayload&) const = default;
 };
 
-// A signed transaction: the payload and a signature bundle over its
-// encoding (context kTxSignatureContext) by the sender's key bundle.
+// A signed transaction: the payload, the sender's key bundle (carried by
+// every transaction: the account stores only its id, which keeps state
+// witnesses small), and a signature bundle by `keys` over
+// encode(payload) (context kTxSignatureContext).
 struct Transaction {
   TxPayload payload;
+  crypto::KeyBundle keys;
   crypto::SignatureBundle auth;
   static constexpr std::string_view codec_name = "Transaction";
   static constexpr auto codec_fields() {
-    return std::tuple{codec::field("payload", &Transaction::payload), codec::field("auth", &Transaction::auth)};
+    return std::tuple{codec::field("payload", &Transaction::payload), codec::field("keys", &Transaction::keys),
+                      codec::field("auth", &Transaction::auth)};
   }
   bool operator==(const Transaction&) const = default;
 };
 
-// SHA3-256(0x41 || encode(payload)). The signature is left out so that the
-// id, and the coin ids derived from it, cannot be changed by re-signing.
+// SHA3-256(0x41 || encode(payload)). The keys and the signature are left
+// out so that the id, and the coin ids derived from it, cannot be changed
+// by re-signing.
 Id tx_id(const TxPayload& payload);
 
 // ---- Receipts -------------------------------------------------------------------
@@ -143,13 +151,12 @@ enum class TxStatus : std::uint8_t {
   success = 0,
   // rejected
   wrong_chain = 1,       // chain_id is not this chain's
-  unknown_sender = 2,    // no account object and no (matching) reveal
-  bad_reveal = 3,        // reveal given for an existing account, or not hashing to sender, or malformed
-  bad_signature = 4,     // the signature bundle does not verify under the sender's keys
+  wrong_keys = 2,        // keys malformed, not the account's keys_id, or (new account) not hashing to sender
+  budget_exceeded = 3,   // would take the Pulse past one of its limits
+  bad_signature = 4,     // the signature bundle does not verify under the keys
   wrong_nonce = 5,       // nonce differs from the account's
   fee_too_low = 6,       // fee below required_fee()
   fee_unpayable = 7,     // no fee coin, not the sender's, or holding less than the fee
-  budget_exceeded = 8,   // would take the Pulse past one of its limits
   // failed
   unknown_coin = 64,         // an input does not exist (never created, or already spent)
   not_owner = 65,            // an input belongs to another account
@@ -181,7 +188,7 @@ struct Receipt {
 // ---- Chain parameters ---------------------------------------------------------
 
 // Price of a transaction: per byte of its encoding and per verify unit of
-// its sender's key bundle (crypto/verify_units.hpp).
+// its key bundle (crypto/verify_units.hpp).
 struct FeeSchedule {
   Amount per_byte = 1;
   Amount per_verify_unit = 1;
@@ -197,7 +204,7 @@ struct FeeSchedule {
 // authorization dominates, so it is bounded on its own).
 struct PulseLimits {
   std::uint64_t max_verify_units = 4'000'000;   // about 1,300 dual transfers
-  std::uint64_t max_auth_bytes = 24u << 20;     // signature bundles and revealed keys
+  std::uint64_t max_auth_bytes = 24u << 20;     // key bundles and signature bundles
   std::uint64_t max_bytes = 32u << 20;          // whole transaction encodings
   std::uint32_t max_transactions = 20'000;
   static constexpr std::string_view codec_name = "PulseLimits";
@@ -227,9 +234,8 @@ struct ChainParams {
 // An account or coin as the object store holds it (type, version, bytes).
 state::Object to_object(const Account& account, std::uint64_t version);
 state::Object to_object(const Coin& coin, std::uint64_t version);
-// The reverse; an object of another type, or bytes that do not decode (or
-// an account whose key bundle is malformed), is corrupt_store: the store
-// only ever holds what execution wrote.
+// The reverse; an object of another type, or bytes that do not decode, is
+// corrupt_store: the store only ever holds what execution wrote.
 base::Result<Account> account_from(const state::Object& object);
 base::Result<Coin> coin_from(const state::Object& object);
 

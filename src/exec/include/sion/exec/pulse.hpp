@@ -20,10 +20,11 @@ namespace sion::exec {
 struct PulseOptions {
   unsigned threads = 0;                   // signature checks; 0: one per core
   crypto::VerifyCache* cache = nullptr;   // skips bundles verified before (mempool)
-  // precheck_signatures() of the same transactions on the same pre-state,
+  // precheck_signatures() of the same transactions under the same params,
   // done earlier (a proposer checks while it builds the Pulse): execution
-  // is then the state machine alone. Verdicts of another pre-state would
-  // decide wrongly; the caller owns that.
+  // is then the state machine alone. The verdicts do not depend on the
+  // state; verdicts of other transactions would decide wrongly, and the
+  // caller owns that.
   const std::vector<std::optional<bool>>* verdicts = nullptr;
 };
 
@@ -42,14 +43,14 @@ struct PulseOutcome {
 base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const Transaction> transactions,
                                          const ChainParams& params, const PulseOptions& options = {});
 
-// The step 4 verdicts execute_pulse uses: for each transaction whose keys
-// can be known before the sequential pass and that surely fits the Pulse's
-// budget, whether its signature verifies; nullopt for the others (they never
-// reach step 4, or verify inline if they do).
-base::Result<std::vector<std::optional<bool>>> precheck_signatures(const StateView& pre,
-                                                                   std::span<const Transaction> transactions,
-                                                                   const ChainParams& params,
-                                                                   const PulseOptions& options = {});
+// The step 4 verdicts execute_pulse uses, computed in parallel without
+// reading any state (a signature check is a pure function of the
+// transaction): for each transaction of this chain with well-formed keys,
+// in order, while the usage of all such transactions so far fits
+// params.limits, whether its signature verifies; nullopt for the others
+// (they never reach step 4, or verify inline if they do).
+std::vector<std::optional<bool>> precheck_signatures(std::span<const Transaction> transactions,
+                                                     const ChainParams& params, const PulseOptions& options = {});
 
 // The receipts tree: RFC 6962 shape, SHA3-256, tags 0x50 / 0x51.
 inline constexpr commit::TreeHasher kReceiptHasher{commit::HashFunction::sha3_256, commit::Domain::receipt_leaf,

@@ -42,8 +42,8 @@ class Overlay {
 };
 
 // Applies `tx`. `signature_ok` is the verdict of step 4 if already computed
-// (a Pulse checks signatures in parallel beforehand, under the same keys);
-// nullopt verifies here. `usage` holds the Pulse's running totals and grows
+// (a Pulse checks signatures in parallel beforehand: the check depends on
+// the transaction alone); nullopt verifies here. `usage` holds the Pulse's running totals and grows
 // by the transaction's usage from step 3 on. An error is a read failure of
 // the pre-state (every read comes before the first write, so the overlay is
 // then unchanged); the Pulse fails with it.
