@@ -80,6 +80,19 @@ std::vector<std::optional<bool>> precheck_signatures(std::span<const Transaction
   return out;
 }
 
+base::Result<std::vector<std::optional<bool>>> signature_verdicts(std::span<const Transaction> transactions,
+                                                                  const ChainParams& params,
+                                                                  const PulseOptions& options,
+                                                                  std::string_view caller) {
+  if (options.verdicts == nullptr) return precheck_signatures(transactions, params, options);
+  if (options.verdicts->size() != transactions.size()) {
+    return base::fail(base::Errc::invalid_argument, std::string(caller) + ": " +
+                                                        std::to_string(options.verdicts->size()) + " verdicts for " +
+                                                        std::to_string(transactions.size()) + " transactions");
+  }
+  return *options.verdicts;
+}
+
 base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const Transaction> transactions,
                                          const ChainParams& params, const PulseOptions& options) {
   for (std::size_t i = 0; i < transactions.size(); ++i) {
@@ -88,16 +101,8 @@ base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const T
                         "transaction " + std::to_string(i) + ": a length or count exceeds its field's maximum");
     }
   }
-  std::vector<std::optional<bool>> checked;
-  const std::vector<std::optional<bool>>* verdicts = options.verdicts;
-  if (verdicts == nullptr) {
-    checked = precheck_signatures(transactions, params, options);
-    verdicts = &checked;
-  } else if (verdicts->size() != transactions.size()) {
-    return base::fail(base::Errc::invalid_argument, "execute_pulse: " + std::to_string(verdicts->size()) +
-                                                        " verdicts for " + std::to_string(transactions.size()) +
-                                                        " transactions");
-  }
+  auto verdicts = signature_verdicts(transactions, params, options, "execute_pulse");
+  if (!verdicts) return base::fail(std::move(verdicts).error());
 
   PulseOutcome outcome;
   outcome.receipts.reserve(transactions.size());

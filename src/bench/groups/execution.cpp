@@ -4,16 +4,21 @@
 // sender and gets its change back: three objects read, four written per
 // transfer. Targets (issue 5): client signing <= 5 ms per transfer; the
 // state machine >= 200,000 tx/s on one core; with signature checks >= 2,500
-// tx/s on one core and >= 4,500 on two.
+// tx/s on one core and >= 4,500 on two. Tracing and stateless replay (issue
+// 7): chunks of 64 transfers; replaying every chunk from its witness <= 40 ms
+// plus the signature checks, witnesses <= 400 KiB in all.
 
 #include <fmt/format.h>
 
 #include <chrono>
+#include <optional>
+#include <span>
 #include <thread>
 #include <vector>
 
 #include "groups.hpp"
 #include "sion/exec/pulse.hpp"
+#include "sion/exec/trace.hpp"
 #include "sion/exec/tx_builder.hpp"
 
 namespace sion::bench::groups {
@@ -96,6 +101,58 @@ void report_pulse(Context& context, const std::string& name, const Stats& stats,
                  fmt::format("{:.1f} ms per Pulse, {}", stats.median * 1e3, how));
 }
 
+// Traced execution (state machine, verdicts given, as the row above) and
+// the stateless replay of every chunk, one core.
+base::Status report_tracing(Context& context, const Workload& w, const std::vector<exec::Transaction>& txs,
+                            const std::vector<std::optional<bool>>& verdicts) {
+  exec::TraceOptions options;
+  options.threads = 1;
+  options.verdicts = &verdicts;
+  const std::size_t samples = context.quick() ? 3 : 9;
+  std::vector<double> trace_seconds;
+  exec::TracedPulse traced;
+  for (std::size_t s = 0; s < samples; ++s) {
+    const auto start = Clock::now();
+    auto result = exec::trace_pulse(w.pre, txs, w.params, options);
+    if (!result) return base::fail(std::move(result).error());
+    trace_seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+    traced = std::move(result).value();
+  }
+  std::size_t witness_bytes = 0;
+  for (const auto& chunk : traced.chunks) witness_bytes += codec::encoded_size(chunk.witness);
+  const double chunks = static_cast<double>(traced.chunks.size());
+  context.report(fmt::format("traced execution of {} transfers", txs.size()), summarize(trace_seconds).median * 1e3,
+                 "ms", fmt::format("{} chunks of <= {}, state machine with witnesses and proofs, one core",
+                                   traced.chunks.size(), options.max_txs_per_chunk));
+
+  // Replays every chunk; fails unless each reaches its claimed root.
+  const auto replay_all = [&](bool check_signatures) -> base::Result<Stats> {
+    std::vector<double> seconds;
+    for (std::size_t s = 0; s < samples; ++s) {
+      const auto start = Clock::now();
+      for (const auto& chunk : traced.chunks) {
+        const std::span<const exec::Transaction> part =
+            std::span<const exec::Transaction>(txs).subspan(chunk.first_tx, chunk.tx_count);
+        auto root = exec::replay_chunk(chunk, part, w.params, check_signatures);
+        if (!root) return base::fail(std::move(root).error());
+        do_not_optimize(*root);
+      }
+      seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+    }
+    return summarize(seconds);
+  };
+  auto with_checks = replay_all(true);
+  if (!with_checks) return base::fail(std::move(with_checks).error());
+  auto without_checks = replay_all(false);
+  if (!without_checks) return base::fail(std::move(without_checks).error());
+  context.report("stateless replay of every chunk (stack A)", with_checks->median * 1e3, "ms",
+                 fmt::format("signature checks included, one core; {:.1f} ms without them (target <= 40); "
+                             "witnesses {:.1f} KiB in all (target <= 400), {:.1f} KiB per chunk",
+                             without_checks->median * 1e3, static_cast<double>(witness_bytes) / 1024.0,
+                             static_cast<double>(witness_bytes) / 1024.0 / chunks));
+  return {};
+}
+
 base::Status run(Context& context) {
   const std::size_t transfers = context.quick() ? 64 : kTransfers;
   auto workload = make_workload(transfers);
@@ -135,7 +192,7 @@ base::Status run(Context& context) {
   if (!state_machine) return base::fail(std::move(state_machine).error());
   report_pulse(context, pulse + ", state machine only", *state_machine, transfers,
                "one core, post-state root included (target >= 200000 tx/s)");
-  return {};
+  return report_tracing(context, *workload, txs, verdicts);
 }
 
 }  // namespace

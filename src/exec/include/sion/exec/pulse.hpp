@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "sion/base/result.hpp"
@@ -51,6 +52,13 @@ base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const T
 // (they never reach step 4, or verify inline if they do).
 std::vector<std::optional<bool>> precheck_signatures(std::span<const Transaction> transactions,
                                                      const ChainParams& params, const PulseOptions& options = {});
+
+// options.verdicts (checked to hold one per transaction; `caller` names the
+// function in the error) or, without them, precheck_signatures().
+base::Result<std::vector<std::optional<bool>>> signature_verdicts(std::span<const Transaction> transactions,
+                                                                  const ChainParams& params,
+                                                                  const PulseOptions& options,
+                                                                  std::string_view caller);
 
 // The receipts tree: RFC 6962 shape, SHA3-256, tags 0x50 / 0x51.
 inline constexpr commit::TreeHasher kReceiptHasher{commit::HashFunction::sha3_256, commit::Domain::receipt_leaf,

@@ -40,6 +40,8 @@ class MemoryState final : public StateView {
 
   commit::Hash root() const noexcept { return tree_.root_hash(); }
   const std::map<Id, state::Object>& objects() const noexcept { return objects_; }
+  // The state tree, for proofs (traced execution builds chunk witnesses from it).
+  const commit::SparseMerkleTree& tree() const noexcept { return tree_; }
 
  private:
   std::map<Id, state::Object> objects_;

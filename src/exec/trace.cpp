@@ -1,0 +1,367 @@
+#include "sion/exec/trace.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <iterator>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "sion/commit/smt_partial.hpp"
+#include "sion/exec/transfer.hpp"
+
+namespace sion::exec {
+
+namespace {
+
+std::string hex(const Id& id) { return base::to_hex(id); }
+
+// Forwards reads to the chunk's pre-state and records the ids asked for:
+// exactly the reads the Overlay could not answer from the chunk's writes.
+class RecordingView final : public StateView {
+ public:
+  explicit RecordingView(const StateView& inner) noexcept : inner_(inner) {}
+  base::Result<std::optional<state::Object>> get(const Id& id) const override {
+    reads_.push_back(id);
+    return inner_.get(id);
+  }
+  std::vector<Id>& reads() const noexcept { return reads_; }
+
+ private:
+  const StateView& inner_;
+  mutable std::vector<Id> reads_;
+};
+
+// An Overlay read as a StateView. Each transaction runs on an Overlay of its
+// own over the chunk's, so that one which would overfill the witness can be
+// dropped and run again as the first of the next chunk.
+class OverlayView final : public StateView {
+ public:
+  explicit OverlayView(const Overlay& overlay) noexcept : overlay_(overlay) {}
+  base::Result<std::optional<state::Object>> get(const Id& id) const override { return overlay_.get(id); }
+
+ private:
+  const Overlay& overlay_;
+};
+
+// The witness objects only; any other id is an error naming the
+// transaction that asked for it.
+class WitnessView final : public StateView {
+ public:
+  explicit WitnessView(const ChunkWitness& witness) noexcept : witness_(witness) {}
+  void set_tx(std::size_t index) noexcept { tx_ = index; }
+  base::Result<std::optional<state::Object>> get(const Id& id) const override {
+    const auto& objects = witness_.objects;
+    const auto it = std::lower_bound(objects.begin(), objects.end(), id,
+                                     [](const WitnessObject& object, const Id& key) { return object.id < key; });
+    if (it == objects.end() || it->id != id) {
+      return base::fail(base::Errc::invalid_value, "chunk replay: transaction " + std::to_string(tx_) + " reads " +
+                                                       hex(id) + ", which the witness does not hold");
+    }
+    return it->object;
+  }
+
+ private:
+  const ChunkWitness& witness_;
+  std::size_t tx_ = 0;
+};
+
+// Folds one transaction's write set into the chunk's overlay. Every id a
+// transaction deletes it has read through the chunk's overlay, so the
+// chunk's overlay knows whether its pre-state held it, as in execute_pulse.
+void fold(Overlay& chunk, const std::vector<state::ObjectWrite>& writes) {
+  for (const auto& write : writes) {
+    if (write.object) {
+      chunk.put(write.id, *write.object);
+    } else {
+      chunk.erase(write.id);
+    }
+  }
+}
+
+// Leading bits two ids share (the state tree branches on bit d of a key,
+// most significant bit of byte 0 first).
+unsigned common_prefix(const Id& a, const Id& b) noexcept {
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return static_cast<unsigned>(8 * i) + static_cast<unsigned>(std::countl_zero(
+                                                                 static_cast<std::uint8_t>(a[i] ^ b[i])));
+  }
+  return 256;
+}
+
+// The keys a witness's proof covers: its objects' ids (strictly
+// increasing, else an error naming the first out of place) and the keys of
+// the proof's leaves (the neighbours of deleted ids among them).
+base::Result<std::vector<Id>> witness_keys(const ChunkWitness& witness) {
+  std::vector<Id> ids;
+  ids.reserve(witness.objects.size());
+  for (const auto& object : witness.objects) {
+    if (!ids.empty() && !(ids.back() < object.id)) {
+      return base::fail(base::Errc::invalid_value,
+                        "chunk witness: object " + hex(object.id) + " is out of order or repeated");
+    }
+    ids.push_back(object.id);
+  }
+  std::vector<Id> leaves;
+  leaves.reserve(witness.proof.leaves.size());
+  for (const auto& leaf : witness.proof.leaves) leaves.push_back(leaf.key);
+  std::sort(leaves.begin(), leaves.end());
+  std::vector<Id> keys;
+  keys.reserve(ids.size() + leaves.size());
+  std::set_union(ids.begin(), ids.end(), leaves.begin(), leaves.end(), std::back_inserter(keys));
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return keys;
+}
+
+// The witness: the objects under `ids` in `working` (the chunk's
+// pre-state) and a multi-proof of `ids` and `neighbours`.
+ChunkWitness make_witness(const MemoryState& working, const std::set<Id>& ids, const std::set<Id>& neighbours) {
+  ChunkWitness witness;
+  witness.pre_root = working.root();
+  witness.objects.reserve(ids.size());
+  for (const Id& id : ids) {
+    const auto it = working.objects().find(id);
+    witness.objects.push_back(
+        {id, it == working.objects().end() ? std::nullopt : std::optional<state::Object>{it->second}});
+  }
+  std::set<Id> proven = ids;
+  proven.insert(neighbours.begin(), neighbours.end());
+  const std::vector<Id> keys(proven.begin(), proven.end());
+  if (!keys.empty()) witness.proof = working.tree().prove_many(keys);
+  return witness;
+}
+
+// Step 6 of a replay (docs/ledger.md): whether the witness's partial tree
+// takes the chunk's changes.
+bool carries(const ChunkWitness& witness, std::span<const commit::StateChange> changes) {
+  const auto keys = witness_keys(witness);
+  if (!keys) return false;
+  auto tree = commit::PartialStateTree::from_multiproof(witness.pre_root, *keys, witness.proof);
+  return tree && tree->apply(changes).ok();
+}
+
+// Builds the chunk's witness against `working` (the chunk's pre-state),
+// applies its writes and fills the rest of the chunk.
+//
+// Deletions: a deleted leaf's sibling subtree must be known for the tree to
+// re-collapse, and the neighbour sharing the longer prefix with the deleted
+// id is the sibling subtree's nearest key. So the witness first proves that
+// neighbour alone; if the partial tree then cannot take the writes (a
+// deletion emptying a whole subtree needs a key further out), it proves both
+// neighbours of every deleted id, which always suffices (the neighbour rule
+// of docs/state-tree.md). Either way the replayer checks the same thing.
+// Neighbours are proved, not listed as objects: the tree needs their leaves
+// only, which the proof carries.
+base::Status close_chunk(MemoryState& working, const Overlay& chunk_state, const std::set<Id>& reads,
+                         std::set<Id>& touched, TracedChunk& chunk) {
+  const auto writes = chunk_state.write_set();
+  std::set<Id> ids = reads;
+  std::vector<Id> deleted;
+  std::vector<commit::StateChange> changes;
+  changes.reserve(writes.size());
+  for (const auto& write : writes) {
+    ids.insert(write.id);
+    touched.insert(write.id);
+    changes.push_back({write.id, write.object ? std::optional{state::object_hash(*write.object)} : std::nullopt});
+    if (!write.object) deleted.push_back(write.id);
+  }
+  std::set<Id> sibling_side;
+  std::set<Id> both;
+  for (const Id& id : deleted) {
+    const auto [below, above] = working.tree().neighbours(id);
+    if (below) both.insert(*below);
+    if (above) both.insert(*above);
+    if (below && (!above || common_prefix(id, *below) > common_prefix(id, *above))) {
+      sibling_side.insert(*below);
+    } else if (above) {
+      sibling_side.insert(*above);
+    }
+  }
+  chunk.witness = make_witness(working, ids, sibling_side);
+  if (!deleted.empty() && !carries(chunk.witness, changes)) chunk.witness = make_witness(working, ids, both);
+  auto root = working.apply(writes);
+  if (!root) return base::fail(std::move(root).error());
+  chunk.post_root = *root;
+  return {};
+}
+
+}  // namespace
+
+base::Result<TracedPulse> trace_pulse(const MemoryState& pre, std::span<const Transaction> transactions,
+                                      const ChainParams& params, const TraceOptions& options) {
+  if (options.max_txs_per_chunk == 0) {
+    return base::fail(base::Errc::invalid_argument, "trace_pulse: chunks of 0 transactions");
+  }
+  for (std::size_t i = 0; i < transactions.size(); ++i) {
+    if (!codec::valid(transactions[i])) {
+      return base::fail(base::Errc::invalid_argument,
+                        "transaction " + std::to_string(i) + ": a length or count exceeds its field's maximum");
+    }
+  }
+  if (transactions.size() > std::size_t{UINT32_MAX}) {
+    return base::fail(base::Errc::invalid_argument, "trace_pulse: more than 2^32 - 1 transactions");
+  }
+  PulseOptions pulse_options;
+  pulse_options.threads = options.threads;
+  pulse_options.cache = options.cache;
+  pulse_options.verdicts = options.verdicts;
+  auto checked = signature_verdicts(transactions, params, pulse_options, "trace_pulse");
+  if (!checked) return base::fail(std::move(checked).error());
+  const std::vector<std::optional<bool>>& verdicts = *checked;
+
+  TracedPulse traced;
+  PulseOutcome& outcome = traced.outcome;
+  outcome.receipts.reserve(transactions.size());
+  MemoryState working = pre;
+  std::set<Id> touched;  // every id some chunk wrote
+  std::size_t next = 0;
+  while (next < transactions.size()) {
+    TracedChunk chunk;
+    chunk.first_tx = static_cast<std::uint32_t>(next);
+    chunk.usage_before = outcome.usage;
+    RecordingView recorder(working);
+    Overlay chunk_state(recorder);
+    const OverlayView chunk_view(chunk_state);
+    std::set<Id> reads;
+    // The witness estimate: exact object bytes, plus per id an allowance
+    // for its share of the multi-proof: a leaf and a sibling per level of a
+    // balanced tree of this size and two more, which the siblings a chunk's
+    // keys share keep the real proof well under.
+    const std::size_t proof_per_id = 32 * (static_cast<std::size_t>(std::bit_width(working.tree().size())) + 2) + 65;
+    std::set<Id> estimated;
+    std::size_t estimate = codec::encoded_size(ChunkWitness{});
+    const auto cost = [&](const Id& id) {
+      const auto it = working.objects().find(id);
+      return 33 + proof_per_id + (it == working.objects().end() ? 0 : codec::encoded_size(it->second));
+    };
+    while (next < transactions.size() && next - chunk.first_tx < options.max_txs_per_chunk) {
+      Overlay tx_state(chunk_view);
+      PulseUsage usage = outcome.usage;
+      recorder.reads().clear();
+      auto receipt = apply_transaction(tx_state, transactions[next], verdicts[next], params, usage);
+      if (!receipt) return base::fail(std::move(receipt).error());
+      const auto writes = tx_state.write_set();
+
+      std::vector<Id> fresh;
+      std::size_t added = 0;
+      const auto consider = [&](const Id& id) {
+        if (estimated.contains(id) || std::find(fresh.begin(), fresh.end(), id) != fresh.end()) return;
+        fresh.push_back(id);
+        added += cost(id);
+      };
+      for (const Id& id : recorder.reads()) consider(id);
+      for (const auto& write : writes) {
+        consider(write.id);
+        if (write.object) continue;
+        const auto [below, above] = working.tree().neighbours(write.id);
+        if (below) consider(*below);
+        if (above) consider(*above);
+      }
+      // Past the limit: leave this transaction to the next chunk (its
+      // overlay is dropped; the chunk's usage and writes are untouched).
+      if (next > chunk.first_tx && estimate + added > options.max_witness_bytes) break;
+
+      estimate += added;
+      estimated.insert(fresh.begin(), fresh.end());
+      reads.insert(recorder.reads().begin(), recorder.reads().end());
+      fold(chunk_state, writes);
+      outcome.usage = usage;
+      // Fees come out of coins (docs/ledger.md, "Value"): no overflow.
+      const auto fees = checked_add(outcome.fees, receipt->fee_paid);
+      if (!fees) return base::fail(base::Errc::internal, "the Pulse's fees pass 2^64 - 1");
+      outcome.fees = *fees;
+      outcome.receipts.push_back(*receipt);
+      ++next;
+    }
+    chunk.tx_count = static_cast<std::uint32_t>(next - chunk.first_tx);
+    if (auto closed = close_chunk(working, chunk_state, reads, touched, chunk); !closed) {
+      return base::fail(std::move(closed).error());
+    }
+    traced.chunks.push_back(std::move(chunk));
+  }
+
+  // The Pulse's write set: per id any chunk wrote, the final object, or a
+  // deletion if the Pulse's pre-state held one (as Overlay::write_set).
+  outcome.writes.reserve(touched.size());
+  for (const Id& id : touched) {
+    const auto it = working.objects().find(id);
+    if (it != working.objects().end()) {
+      outcome.writes.push_back({id, it->second});
+    } else if (pre.objects().contains(id)) {
+      outcome.writes.push_back({id, std::nullopt});
+    }
+  }
+  outcome.receipts_root = receipts_root(outcome.receipts);
+  return traced;
+}
+
+base::Result<commit::Hash> replay_chunk(const TracedChunk& chunk, std::span<const Transaction> chunk_txs,
+                                        const ChainParams& params, bool check_signatures) {
+  if (chunk_txs.size() != chunk.tx_count) {
+    return base::fail(base::Errc::invalid_argument, "chunk replay: " + std::to_string(chunk_txs.size()) +
+                                                        " transactions for a chunk of " +
+                                                        std::to_string(chunk.tx_count));
+  }
+  for (std::size_t i = 0; i < chunk_txs.size(); ++i) {
+    if (!codec::valid(chunk_txs[i])) {
+      return base::fail(base::Errc::invalid_argument, "chunk replay: transaction " +
+                                                          std::to_string(chunk.first_tx + i) +
+                                                          ": a length or count exceeds its field's maximum");
+    }
+  }
+
+  // The witness: sorted distinct ids, a proof of those and of its leaves'
+  // keys (the deleted ids' neighbours) against pre_root, and objects that
+  // hash to what the proof shows.
+  const ChunkWitness& witness = chunk.witness;
+  auto keys = witness_keys(witness);
+  if (!keys) return base::fail(std::move(keys).error());
+  auto tree = commit::PartialStateTree::from_multiproof(witness.pre_root, *keys, witness.proof);
+  if (!tree) {
+    return base::fail(base::Errc::invalid_value, "chunk witness: the proof does not verify against pre_root " +
+                                                     hex(witness.pre_root) + ": " + tree.error().reason);
+  }
+  for (const auto& object : witness.objects) {
+    const auto proven = tree->get(object.id);
+    if (!proven) return base::fail(std::move(proven).error());
+    const std::optional<commit::Hash> held =
+        object.object ? std::optional{state::object_hash(*object.object)} : std::nullopt;
+    if (*proven != held) {
+      return base::fail(base::Errc::invalid_value,
+                        "chunk witness: object " + hex(object.id) + " does not match the proof (the witness holds " +
+                            (held ? "an object" : "nothing") + ", the proof " +
+                            (*proven ? "an object with another hash" : "shows it absent") + ")");
+    }
+  }
+
+  // Re-execution: the Overlay over the witness, as execute_pulse over the
+  // full state.
+  WitnessView view(witness);
+  Overlay state(view);
+  PulseUsage usage = chunk.usage_before;
+  for (std::size_t i = 0; i < chunk_txs.size(); ++i) {
+    view.set_tx(chunk.first_tx + i);
+    const std::optional<bool> verdict = check_signatures ? std::nullopt : std::optional<bool>{true};
+    auto receipt = apply_transaction(state, chunk_txs[i], verdict, params, usage);
+    if (!receipt) return base::fail(std::move(receipt).error());
+  }
+
+  const auto writes = state.write_set();
+  std::vector<commit::StateChange> changes;
+  changes.reserve(writes.size());
+  for (const auto& write : writes) {
+    changes.push_back({write.id, write.object ? std::optional{state::object_hash(*write.object)} : std::nullopt});
+  }
+  auto root = tree->apply(changes);
+  if (!root) {
+    return base::fail(base::Errc::invalid_value,
+                      "chunk replay: the witness cannot carry the chunk's writes: " + root.error().reason);
+  }
+  if (*root != chunk.post_root) {
+    return base::fail(base::Errc::invalid_value, "chunk replay: claimed post-state root " + hex(chunk.post_root) +
+                                                     " but replay gives " + hex(*root));
+  }
+  return *root;
+}
+
+}  // namespace sion::exec
