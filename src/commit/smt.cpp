@@ -1,6 +1,6 @@
 #include "sion/commit/smt.hpp"
 
-#include "sion/commit/detail/parallel.hpp"
+#include "sion/base/parallel.hpp"
 
 #include <algorithm>
 #include <array>
@@ -29,12 +29,12 @@ constexpr std::size_t kHashChunk = 64;
 // Node indices are 32-bit; a batch of n inserts makes about 2.5 n nodes.
 constexpr std::size_t kMaxBatch = std::size_t{1} << 28;
 
-using detail::run_parallel;
+using base::run_parallel;
 
 // Work is split by the top bits of keys into a power of two of partitions,
 // one thread each.
 unsigned partition_count(unsigned threads) {
-  threads = std::min(detail::thread_count(threads), kMaxPartitions);
+  threads = std::min(base::thread_count(threads), kMaxPartitions);
   unsigned partitions = 1;
   while (partitions * 2 <= threads) partitions *= 2;
   return partitions;
@@ -774,19 +774,6 @@ namespace {
 constexpr std::uint16_t kLeafItem = 0xffff;
 constexpr std::uint32_t kBranchRef = 0x80000000u;  // a ref with this bit names a branch, else an item
 
-unsigned common_prefix_bits(const Hash& a, const Hash& b) noexcept {
-  for (std::size_t word = 0; word < 4; ++word) {
-    std::uint64_t x = 0;
-    std::uint64_t y = 0;
-    for (std::size_t i = 0; i < 8; ++i) {
-      x = (x << 8) | a[8 * word + i];
-      y = (y << 8) | b[8 * word + i];
-    }
-    if (x != y) return static_cast<unsigned>(64 * word) + static_cast<unsigned>(std::countl_zero(x ^ y));
-  }
-  return kStateKeyBits;
-}
-
 // The hash of one subtree as a reduction returns it.
 struct SubRoot {
   Hash hash{};
@@ -978,7 +965,7 @@ base::Result<Hash> state_root(std::span<const StateEntry> entries, unsigned thre
   // Keys in order, leaf hashes and prefix lengths: even slices per thread.
   const unsigned slices = count < kParallelMinimum ? 1 : partitions;
   std::vector<std::size_t> duplicate(slices, count);
-  detail::for_slices(count, slices, [&](unsigned slice, std::size_t first, std::size_t last) {
+  base::for_slices(count, slices, [&](unsigned slice, std::size_t first, std::size_t last) {
     std::array<Hash, kHashChunk> values;
     for (std::size_t done = first; done < last; done += kHashChunk) {
       const std::size_t n = std::min(kHashChunk, last - done);

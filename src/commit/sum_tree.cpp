@@ -5,7 +5,7 @@
 #include <cstring>
 #include <string>
 
-#include "sion/commit/detail/parallel.hpp"
+#include "sion/base/parallel.hpp"
 #include "sion/crypto/keccak.hpp"
 
 namespace sion::commit {
@@ -53,7 +53,7 @@ void hash_in_lanes(std::size_t begin, std::size_t end, const Fill& fill, const S
 template <std::size_t kLen, class Fill, class Store>
 void hash_level(std::size_t count, unsigned threads, const Fill& fill, const Store& store) {
   constexpr std::size_t kParallelMinimum = 2048;
-  detail::for_slices(count, count < kParallelMinimum ? 1 : threads,
+  base::for_slices(count, count < kParallelMinimum ? 1 : threads,
                      [&](unsigned, std::size_t begin, std::size_t end) {
                        hash_in_lanes<kLen>(begin, end, fill, store);
                      });
@@ -86,7 +86,7 @@ base::Result<SumTree> SumTree::build(std::span<const SumLeaf> leaves, unsigned t
   }
   SumTree tree;
   if (leaves.empty()) return tree;
-  threads = detail::thread_count(threads);
+  threads = base::thread_count(threads);
   detail::LargeVector<SumNode>& bottom = tree.levels_.emplace_back(leaves.size());
   hash_level<kLeafInput>(
       leaves.size(), threads, [&leaves](std::size_t i, std::uint8_t* input) { fill_leaf(input, leaves[i]); },

@@ -702,9 +702,13 @@ base::Result<crypto::SigningBundle> write_key_file(const std::string& path, cryp
 base::Result<crypto::SigningBundle> read_key_file(const std::string& path) {
   auto text = read_file(path, {"key file", kMaxKeyFileBytes, true});
   if (!text) return base::fail(std::move(text).error());
-  const std::string prefix = "key file " + quoted_path(path) + ": ";
-  auto document = parse_json(*text, prefix);
-  base::secure_wipe(text->data(), text->size());
+  return parse_key_file(std::move(*text), "key file " + quoted_path(path));
+}
+
+base::Result<crypto::SigningBundle> parse_key_file(std::string text, std::string_view origin) {
+  const std::string prefix = std::string(origin) + ": ";
+  auto document = parse_json(text, prefix);
+  base::secure_wipe(text.data(), text.size());
   if (!document) return base::fail(std::move(document).error());
   auto bundle = key_from_document(*document, prefix);
   if (document->is_object() && document->contains("seed") && document->at("seed").is_string()) {

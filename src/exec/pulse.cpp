@@ -2,34 +2,14 @@
 
 #include <algorithm>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <utility>
 
+#include "sion/base/parallel.hpp"
 #include "sion/commit/merkle_log.hpp"
 #include "sion/exec/transfer.hpp"
 
 namespace sion::exec {
 
-namespace {
-
-// Runs work(t) for t in [0, threads) on that many threads, this one
-// included. A thread that cannot be started has its share done here, so
-// the results never depend on how many threads ran.
-template <class Work>
-void run_parallel(unsigned threads, const Work& work) {
-  std::vector<std::thread> pool;
-  unsigned started = 1;
-  try {
-    for (; started < threads; ++started) pool.emplace_back(work, started);
-  } catch (const std::system_error&) {
-  }
-  for (unsigned t = started; t < threads; ++t) work(t);
-  work(0u);
-  for (auto& thread : pool) thread.join();
-}
-
-}  // namespace
 
 std::vector<std::optional<bool>> precheck_signatures(std::span<const Transaction> transactions,
                                                      const ChainParams& params, const PulseOptions& options) {
@@ -56,9 +36,9 @@ std::vector<std::optional<bool>> precheck_signatures(std::span<const Transaction
   // Parallel: every job is a pure function of its transaction; each thread
   // takes the jobs t, t + n, ... and writes only its own results.
   std::vector<std::uint8_t> verdicts(transactions.size(), 2);  // 2: not checked
-  unsigned threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(jobs.size(), 1)));
-  run_parallel(threads, [&](unsigned t) {
+  const auto threads = static_cast<unsigned>(
+      std::min<std::size_t>(base::thread_count(options.threads), std::max<std::size_t>(jobs.size(), 1)));
+  base::run_parallel(threads, [&](unsigned t) {
     for (std::size_t k = t; k < jobs.size(); k += threads) {
       const std::size_t i = jobs[k];
       const Transaction& tx = transactions[i];
@@ -80,6 +60,16 @@ std::vector<std::optional<bool>> precheck_signatures(std::span<const Transaction
   return out;
 }
 
+base::Status check_encodable(std::span<const Transaction> transactions) {
+  for (std::size_t i = 0; i < transactions.size(); ++i) {
+    if (!codec::valid(transactions[i])) {
+      return base::fail(base::Errc::invalid_argument,
+                        "transaction " + std::to_string(i) + ": a length or count exceeds its field's maximum");
+    }
+  }
+  return {};
+}
+
 base::Result<std::vector<std::optional<bool>>> signature_verdicts(std::span<const Transaction> transactions,
                                                                   const ChainParams& params,
                                                                   const PulseOptions& options,
@@ -95,12 +85,7 @@ base::Result<std::vector<std::optional<bool>>> signature_verdicts(std::span<cons
 
 base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const Transaction> transactions,
                                          const ChainParams& params, const PulseOptions& options) {
-  for (std::size_t i = 0; i < transactions.size(); ++i) {
-    if (!codec::valid(transactions[i])) {
-      return base::fail(base::Errc::invalid_argument,
-                        "transaction " + std::to_string(i) + ": a length or count exceeds its field's maximum");
-    }
-  }
+  if (auto status = check_encodable(transactions); !status) return base::fail(std::move(status).error());
   auto verdicts = signature_verdicts(transactions, params, options, "execute_pulse");
   if (!verdicts) return base::fail(std::move(verdicts).error());
 

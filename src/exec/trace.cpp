@@ -1,7 +1,6 @@
 #include "sion/exec/trace.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <iterator>
 #include <set>
 #include <string>
@@ -77,16 +76,6 @@ void fold(Overlay& chunk, const std::vector<state::ObjectWrite>& writes) {
       chunk.erase(write.id);
     }
   }
-}
-
-// Leading bits two ids share (the state tree branches on bit d of a key,
-// most significant bit of byte 0 first).
-unsigned common_prefix(const Id& a, const Id& b) noexcept {
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (a[i] != b[i]) return static_cast<unsigned>(8 * i) + static_cast<unsigned>(std::countl_zero(
-                                                                 static_cast<std::uint8_t>(a[i] ^ b[i])));
-  }
-  return 256;
 }
 
 // The keys a witness's proof covers: its objects' ids (strictly
@@ -171,7 +160,7 @@ base::Status close_chunk(MemoryState& working, const Overlay& chunk_state, const
     const auto [below, above] = working.tree().neighbours(id);
     if (below) both.insert(*below);
     if (above) both.insert(*above);
-    if (below && (!above || common_prefix(id, *below) > common_prefix(id, *above))) {
+    if (below && (!above || commit::common_prefix_bits(id, *below) > commit::common_prefix_bits(id, *above))) {
       sibling_side.insert(*below);
     } else if (above) {
       sibling_side.insert(*above);
@@ -192,12 +181,7 @@ base::Result<TracedPulse> trace_pulse(const MemoryState& pre, std::span<const Tr
   if (options.max_txs_per_chunk == 0) {
     return base::fail(base::Errc::invalid_argument, "trace_pulse: chunks of 0 transactions");
   }
-  for (std::size_t i = 0; i < transactions.size(); ++i) {
-    if (!codec::valid(transactions[i])) {
-      return base::fail(base::Errc::invalid_argument,
-                        "transaction " + std::to_string(i) + ": a length or count exceeds its field's maximum");
-    }
-  }
+  if (auto status = check_encodable(transactions); !status) return base::fail(std::move(status).error());
   if (transactions.size() > std::size_t{UINT32_MAX}) {
     return base::fail(base::Errc::invalid_argument, "trace_pulse: more than 2^32 - 1 transactions");
   }

@@ -1,6 +1,8 @@
 // libFuzzer target: what reaches exec from outside. The first byte picks
 // the decoder: 0, a transaction's bytes (codec), executed in a Pulse on a
-// small state; 1, a genesis file's text (JSON). Decoding must fail with a
+// small state; 1, a genesis file's text (JSON); 2, a traced chunk (codec),
+// replayed statelessly against the fixture's one transfer; 3, a key file's
+// text (JSON). Decoding must fail with a
 // reason or give a value that re-encodes to the same bytes; execution must
 // give a receipt, never crash; a parsed genesis must serialize and parse back
 // to itself. Built with SION_FUZZ_CORPUS_TOOL, the same file writes the seed
@@ -14,17 +16,20 @@
 #include "sion/codec/codec.hpp"
 #include "sion/exec/genesis.hpp"
 #include "sion/exec/pulse.hpp"
+#include "sion/exec/trace.hpp"
 #include "sion/exec/tx_builder.hpp"
 
 namespace {
 
 using namespace sion;
 
-// One account with two coins, signing with hybrid keys (fast to sign).
+// One account with two coins, signing with hybrid keys (fast to sign), and
+// one transfer of its first coin.
 struct Fixture {
   crypto::SigningBundle signer;
   exec::Genesis genesis;
   exec::MemoryState state;
+  std::vector<exec::Transaction> transfer;
 
   static Fixture make() {
     crypto::KeySeed seed{};
@@ -34,7 +39,12 @@ struct Fixture {
     genesis.params.chain_id = 5;
     genesis.accounts.push_back({signer.public_bundle(), {1'000'000, 7}});
     auto state = exec::MemoryState::from_writes(exec::genesis_writes(genesis)).value();
-    return {std::move(signer), std::move(genesis), std::move(state)};
+    const exec::Id coin = exec::genesis_coin_id(0);
+    const exec::Output pay{exec::Id{}, 9};
+    auto tx = exec::make_transfer(signer, genesis.params, 0, {&coin, 1}, {&pay, 1}, std::nullopt,
+                                  crypto::Hedging::deterministic)
+                  .value();
+    return {std::move(signer), std::move(genesis), std::move(state), {std::move(tx)}};
   }
 };
 
@@ -76,6 +86,15 @@ int main(int argc, char** argv) {
   }
   const std::string text = exec::genesis_to_json(f.genesis);
   write(1, base::as_bytes(text));
+  const auto traced = exec::trace_pulse(f.state, f.transfer, f.genesis.params);
+  if (!traced || traced->chunks.size() != 1) return 1;
+  write(2, codec::encode(traced->chunks[0]));
+  crypto::KeySeed seed{};
+  seed.fill(3);
+  const std::string key_file = "{\"profile\": \"hybrid\", \"seed\": \"" + base::to_hex(seed) +
+                               "\", \"account\": \"" + base::to_hex(me) + "\"}";
+  if (!exec::parse_key_file(key_file, "corpus")) return 1;
+  write(3, base::as_bytes(key_file));
   return 0;
 }
 #else
@@ -103,6 +122,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto again = exec::parse_genesis(exec::genesis_to_json(*genesis));
     if (!again || !(*again == *genesis)) std::abort();
     (void)exec::genesis_writes(*genesis);
+  } else if (data[0] == 2) {
+    auto chunk = codec::decode<exec::TracedChunk>(body);
+    if (!chunk) {
+      if (chunk.error().reason.empty()) std::abort();
+      return 0;
+    }
+    auto root = exec::replay_chunk(*chunk, f.transfer, f.genesis.params, false);
+    if (!root && root.error().reason.empty()) std::abort();
+  } else if (data[0] == 3) {
+    auto key = exec::parse_key_file(std::string(reinterpret_cast<const char*>(body.data()), body.size()), "fuzz");
+    if (!key && key.error().reason.empty()) std::abort();
   }
   return 0;
 }

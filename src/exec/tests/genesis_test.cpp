@@ -431,3 +431,16 @@ TEST(GenesisFiles, DevnetOptionsAreChecked) {
 
 }  // namespace
 }  // namespace sion::exec
+
+namespace sion::exec {
+namespace {
+
+TEST(KeyFile, TextIsCheckedAsTheFileIs) {
+  const auto bad = parse_key_file("{\"profile\": \"dual\"}", "key file 'x'");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().reason.rfind("key file 'x': ", 0), 0u) << bad.error().reason;
+  EXPECT_FALSE(parse_key_file("not json", "t").ok());
+}
+
+}  // namespace
+}  // namespace sion::exec

@@ -4,6 +4,7 @@
 // Verification needs only the root; it returns bool. Decoding proofs from
 // untrusted bytes returns a Result naming what was wrong.
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -22,6 +23,21 @@ inline constexpr unsigned kStateKeyBits = 256;
 // Bit `depth` of a key: most significant bit of key[0] first.
 inline bool key_bit(const Hash& key, unsigned depth) noexcept {
   return ((key[depth >> 3] >> (7 - (depth & 7))) & 1) != 0;
+}
+
+// How many leading bits (in key_bit order) two keys share; kStateKeyBits
+// if they are equal.
+inline unsigned common_prefix_bits(const Hash& a, const Hash& b) noexcept {
+  for (std::size_t word = 0; word < 4; ++word) {
+    std::uint64_t x = 0;
+    std::uint64_t y = 0;
+    for (std::size_t i = 0; i < 8; ++i) {
+      x = (x << 8) | a[8 * word + i];
+      y = (y << 8) | b[8 * word + i];
+    }
+    if (x != y) return static_cast<unsigned>(64 * word) + static_cast<unsigned>(std::countl_zero(x ^ y));
+  }
+  return kStateKeyBits;
 }
 
 // A leaf: an object's key and the hash of its value.

@@ -97,6 +97,9 @@ base::Result<crypto::SigningBundle> write_key_file(const std::string& path, cryp
 // a field missing, unknown or malformed, or an account id that does not
 // match the seed.
 base::Result<crypto::SigningBundle> read_key_file(const std::string& path);
+// The same checks on a key file's text (all but the file's own: mode, kind,
+// size); `origin` starts each error. The text is wiped before returning.
+base::Result<crypto::SigningBundle> parse_key_file(std::string text, std::string_view origin);
 
 // ---- Devnet -------------------------------------------------------------------
 

@@ -53,6 +53,11 @@ base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const T
 std::vector<std::optional<bool>> precheck_signatures(std::span<const Transaction> transactions,
                                                      const ChainParams& params, const PulseOptions& options = {});
 
+// invalid_argument naming the first transaction with a length or count over
+// its field's maximum (one no decoder could have produced; encode()'s
+// precondition).
+base::Status check_encodable(std::span<const Transaction> transactions);
+
 // options.verdicts (checked to hold one per transaction; `caller` names the
 // function in the error) or, without them, precheck_signatures().
 base::Result<std::vector<std::optional<bool>>> signature_verdicts(std::span<const Transaction> transactions,
