@@ -103,6 +103,9 @@ base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, s
   if (!stored) return base::fail(std::move(stored).error());
   Account account;
   std::uint64_t version = 1;
+  if (*stored && (*stored)->type != static_cast<std::uint32_t>(ObjectType::account)) {
+    return reject(TxStatus::wrong_keys);  // the sender names a coin, which no keys hash to
+  }
   if (*stored) {
     auto existing = account_from(**stored);
     if (!existing) return base::fail(std::move(existing).error());

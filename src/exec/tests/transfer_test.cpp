@@ -291,3 +291,24 @@ TEST_F(TransferTest, ApplyTransactionVerifiesInlineWithoutAVerdict) {
 
 }  // namespace
 }  // namespace sion::exec
+
+namespace sion::exec {
+namespace {
+
+// Found by fuzz_exec_inputs: a sender id naming a coin is the sender's
+// mistake (wrong_keys), not a corrupt store that fails the Pulse.
+TEST(TransferSender, ACoinIdAsSenderIsWrongKeys) {
+  testing::World world;
+  const auto alice = testing::signer(1);
+  const Id coin = world.fund(testing::id_of(alice), 1'000'000);
+  auto tx = world.transfer(alice, 0, {coin}, {{Id{}, 1}});
+  tx.payload.sender = coin;
+  tx = testing::sign_as(alice, tx);
+  const auto outcome = execute_pulse(world.state, {&tx, 1}, world.params);
+  ASSERT_TRUE(outcome.ok()) << outcome.error().to_string();
+  EXPECT_EQ(outcome->receipts.at(0).status, TxStatus::wrong_keys);
+  EXPECT_TRUE(outcome->writes.empty());
+}
+
+}  // namespace
+}  // namespace sion::exec
