@@ -103,8 +103,12 @@ base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, s
   if (!stored) return base::fail(std::move(stored).error());
   Account account;
   std::uint64_t version = 1;
-  if (*stored && (*stored)->type != static_cast<std::uint32_t>(ObjectType::account)) {
-    return reject(TxStatus::wrong_keys);  // the sender names a coin, which no keys hash to
+  // Another kind of object at the sender's id: the sender's mistake, unless
+  // these keys hash to that id (only a corrupt store puts a non-account
+  // there; account_from says so).
+  if (*stored && (*stored)->type != static_cast<std::uint32_t>(ObjectType::account) &&
+      account_id_from_keys_id(keys_id) != payload.sender) {
+    return reject(TxStatus::wrong_keys);
   }
   if (*stored) {
     auto existing = account_from(**stored);
