@@ -11,8 +11,8 @@
 namespace sion::exec {
 
 
-std::vector<std::optional<bool>> precheck_signatures(std::span<const Transaction> transactions,
-                                                     const ChainParams& params, const PulseOptions& options) {
+std::vector<TxPrecheck> precheck_transactions(std::span<const Transaction> transactions, const ChainParams& params,
+                                              const PulseOptions& options) {
   // Sequential and cheap (docs/ledger.md, "Pulse execution"): pick the
   // transactions that can reach step 4, those of this chain with well-formed
   // keys. Budget (step 3) before signatures: `bound` counts every one picked
@@ -21,7 +21,8 @@ std::vector<std::optional<bool>> precheck_signatures(std::span<const Transaction
   // the point where the bound no longer fits, signatures are left to the
   // sequential pass, which checks only those still within the budget: no
   // proposer can make a node verify more than a Pulse's worth of signatures.
-  std::vector<std::size_t> jobs;
+  std::vector<std::uint8_t> verify(transactions.size(), 0);
+  std::size_t picked = 0;
   PulseUsage bound;
   for (std::size_t i = 0; i < transactions.size(); ++i) {
     const Transaction& tx = transactions[i];
@@ -30,33 +31,29 @@ std::vector<std::optional<bool>> precheck_signatures(std::span<const Transaction
     const PulseUsage usage = tx_usage(tx);
     if (!bound.fits(usage, params.limits)) break;
     bound.add(usage);
-    jobs.push_back(i);
+    verify[i] = 1;
+    ++picked;
   }
 
-  // Parallel: every job is a pure function of its transaction; each thread
-  // takes the jobs t, t + n, ... and writes only its own results.
-  std::vector<std::uint8_t> verdicts(transactions.size(), 2);  // 2: not checked
+  // Parallel: every pre-check is a pure function of its transaction; thread
+  // t takes the transactions t, t + n, ... and writes only their results.
+  std::vector<TxPrecheck> out(transactions.size());
   const auto threads = static_cast<unsigned>(
-      std::min<std::size_t>(base::thread_count(options.threads), std::max<std::size_t>(jobs.size(), 1)));
+      std::min<std::size_t>(base::thread_count(options.threads), std::max<std::size_t>(picked, 1)));
   base::run_parallel(threads, [&](unsigned t) {
-    for (std::size_t k = t; k < jobs.size(); k += threads) {
-      const std::size_t i = jobs[k];
+    for (std::size_t i = t; i < transactions.size(); i += threads) {
       const Transaction& tx = transactions[i];
-      const crypto::Hash256 keys_id = crypto::bundle_id(tx.keys);
+      out[i] = precheck_ids(tx);
+      if (verify[i] == 0) continue;
       const base::Bytes message = codec::encode(tx.payload);
       const auto context = base::as_bytes(kTxSignatureContext);
-      const bool ok = options.cache != nullptr
-                          ? crypto::verify_bundle_cached(*options.cache, tx.keys, keys_id, message, context, tx.auth,
-                                                         crypto::VerifyCache::signature_digest(tx.auth))
-                          : crypto::verify_bundle(tx.keys, keys_id, message, context, tx.auth);
-      verdicts[i] = ok ? 1 : 0;
+      out[i].signature_ok =
+          options.cache != nullptr
+              ? crypto::verify_bundle_cached(*options.cache, tx.keys, *out[i].keys_id, message, context, tx.auth,
+                                             crypto::VerifyCache::signature_digest(tx.auth))
+              : crypto::verify_bundle(tx.keys, *out[i].keys_id, message, context, tx.auth);
     }
   });
-
-  std::vector<std::optional<bool>> out(transactions.size());
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    if (verdicts[i] != 2) out[i] = verdicts[i] == 1;
-  }
   return out;
 }
 
@@ -70,30 +67,29 @@ base::Status check_encodable(std::span<const Transaction> transactions) {
   return {};
 }
 
-base::Result<std::vector<std::optional<bool>>> signature_verdicts(std::span<const Transaction> transactions,
-                                                                  const ChainParams& params,
-                                                                  const PulseOptions& options,
-                                                                  std::string_view caller) {
-  if (options.verdicts == nullptr) return precheck_signatures(transactions, params, options);
-  if (options.verdicts->size() != transactions.size()) {
-    return base::fail(base::Errc::invalid_argument, std::string(caller) + ": " +
-                                                        std::to_string(options.verdicts->size()) + " verdicts for " +
-                                                        std::to_string(transactions.size()) + " transactions");
+base::Result<std::vector<TxPrecheck>> given_or_fresh_prechecks(std::span<const Transaction> transactions,
+                                                               const ChainParams& params,
+                                                               const PulseOptions& options, std::string_view caller) {
+  if (options.prechecked == nullptr) return precheck_transactions(transactions, params, options);
+  if (options.prechecked->size() != transactions.size()) {
+    return base::fail(base::Errc::invalid_argument,
+                      std::string(caller) + ": " + std::to_string(options.prechecked->size()) +
+                          " pre-checks for " + std::to_string(transactions.size()) + " transactions");
   }
-  return *options.verdicts;
+  return *options.prechecked;
 }
 
 base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const Transaction> transactions,
                                          const ChainParams& params, const PulseOptions& options) {
   if (auto status = check_encodable(transactions); !status) return base::fail(std::move(status).error());
-  auto verdicts = signature_verdicts(transactions, params, options, "execute_pulse");
-  if (!verdicts) return base::fail(std::move(verdicts).error());
+  auto prechecks = given_or_fresh_prechecks(transactions, params, options, "execute_pulse");
+  if (!prechecks) return base::fail(std::move(prechecks).error());
 
   PulseOutcome outcome;
   outcome.receipts.reserve(transactions.size());
   Overlay state(pre);
   for (std::size_t i = 0; i < transactions.size(); ++i) {
-    auto receipt = apply_transaction(state, transactions[i], (*verdicts)[i], params, outcome.usage);
+    auto receipt = apply_transaction(state, transactions[i], (*prechecks)[i], params, outcome.usage);
     if (!receipt) return base::fail(std::move(receipt).error());
     // Fees come out of coins, whose total is the genesis supply (at most
     // 2^64 - 1, docs/ledger.md "Value"), so this sum cannot overflow.

@@ -188,10 +188,10 @@ base::Result<TracedPulse> trace_pulse(const MemoryState& pre, std::span<const Tr
   PulseOptions pulse_options;
   pulse_options.threads = options.threads;
   pulse_options.cache = options.cache;
-  pulse_options.verdicts = options.verdicts;
-  auto checked = signature_verdicts(transactions, params, pulse_options, "trace_pulse");
+  pulse_options.prechecked = options.prechecked;
+  auto checked = given_or_fresh_prechecks(transactions, params, pulse_options, "trace_pulse");
   if (!checked) return base::fail(std::move(checked).error());
-  const std::vector<std::optional<bool>>& verdicts = *checked;
+  const std::vector<TxPrecheck>& prechecks = *checked;
 
   TracedPulse traced;
   PulseOutcome& outcome = traced.outcome;
@@ -222,7 +222,7 @@ base::Result<TracedPulse> trace_pulse(const MemoryState& pre, std::span<const Tr
       Overlay tx_state(chunk_view);
       PulseUsage usage = outcome.usage;
       recorder.reads().clear();
-      auto receipt = apply_transaction(tx_state, transactions[next], verdicts[next], params, usage);
+      auto receipt = apply_transaction(tx_state, transactions[next], prechecks[next], params, usage);
       if (!receipt) return base::fail(std::move(receipt).error());
       const auto writes = tx_state.write_set();
 

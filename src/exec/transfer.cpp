@@ -5,33 +5,43 @@
 
 namespace sion::exec {
 
+base::Result<const state::Object*> Overlay::find(const Id& id) const {
+  auto it = entries_.find(id);
+  if (it == entries_.end()) {
+    auto object = pre_.get(id);
+    if (!object) return base::fail(std::move(object).error());
+    const bool held = object->has_value();
+    it = entries_.emplace(id, Entry{std::move(*object), held, false}).first;
+  }
+  return it->second.object ? &*it->second.object : nullptr;
+}
+
 base::Result<std::optional<state::Object>> Overlay::get(const Id& id) const {
-  if (const auto it = writes_.find(id); it != writes_.end()) return it->second.object;
-  auto object = pre_.get(id);
-  if (object && *object) seen_in_pre_.insert(id);
-  return object;
+  auto object = find(id);
+  if (!object) return base::fail(std::move(object).error());
+  return *object != nullptr ? std::optional<state::Object>{**object} : std::nullopt;
 }
 
 // Execution reads every id before it overwrites or deletes it, except the
-// fresh coin ids it creates, so "seen in the pre-state" is "held in the
-// pre-state" wherever a deletion can follow.
+// fresh coin ids it creates, so an id first met here held nothing in the
+// pre-state wherever a deletion can follow.
 void Overlay::put(const Id& id, state::Object object) {
-  auto [it, fresh] = writes_.try_emplace(id);
-  if (fresh) it->second.in_pre = seen_in_pre_.contains(id);
-  it->second.object = std::move(object);
+  Entry& entry = entries_[id];
+  entry.object = std::move(object);
+  entry.written = true;
 }
 
 void Overlay::erase(const Id& id) {
-  auto [it, fresh] = writes_.try_emplace(id);
-  if (fresh) it->second.in_pre = seen_in_pre_.contains(id);
-  it->second.object.reset();
+  Entry& entry = entries_[id];
+  entry.object.reset();
+  entry.written = true;
 }
 
 std::vector<state::ObjectWrite> Overlay::write_set() const {
   std::vector<state::ObjectWrite> writes;
-  writes.reserve(writes_.size());
-  for (const auto& [id, entry] : writes_) {  // std::map: ascending ids
-    if (entry.object || entry.in_pre) writes.push_back({id, entry.object});
+  writes.reserve(entries_.size());
+  for (const auto& [id, entry] : entries_) {  // std::map: ascending ids
+    if (entry.written && (entry.object || entry.in_pre)) writes.push_back({id, entry.object});
   }
   return writes;
 }
@@ -40,9 +50,11 @@ namespace {
 
 // The coin under `id`; nullopt if there is none or the object is no coin.
 base::Result<std::optional<Coin>> read_coin(const Overlay& state, const Id& id) {
-  auto object = state.get(id);
+  auto object = state.find(id);
   if (!object) return base::fail(std::move(object).error());
-  if (!*object || (*object)->type != static_cast<std::uint32_t>(ObjectType::coin)) return std::optional<Coin>{};
+  if (*object == nullptr || (*object)->type != static_cast<std::uint32_t>(ObjectType::coin)) {
+    return std::optional<Coin>{};
+  }
   auto coin = coin_from(**object);
   if (!coin) return base::fail(std::move(coin).error());
   return std::optional<Coin>{*coin};
@@ -85,10 +97,24 @@ base::Result<BodyCheck> check_transfer(const Overlay& state, const Transfer& tra
 
 }  // namespace
 
+TxPrecheck precheck_ids(const Transaction& tx) {
+  TxPrecheck precheck;
+  precheck.tx_id = tx_id(tx.payload);
+  if (crypto::check_key_bundle(tx.keys)) precheck.keys_id = crypto::bundle_id(tx.keys);
+  return precheck;
+}
+
 base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, std::optional<bool> signature_ok,
                                         const ChainParams& params, PulseUsage& usage) {
+  TxPrecheck precheck = precheck_ids(tx);
+  precheck.signature_ok = signature_ok;
+  return apply_transaction(state, tx, precheck, params, usage);
+}
+
+base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, const TxPrecheck& precheck,
+                                        const ChainParams& params, PulseUsage& usage) {
   const TxPayload& payload = tx.payload;
-  const Id id = tx_id(payload);
+  const Id& id = precheck.tx_id;
   const auto reject = [&id](TxStatus status) { return Receipt{id, status, 0, 0}; };
 
   // 1. Chain.
@@ -97,20 +123,20 @@ base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, s
   // 2. Keys: well formed, and the account's (keys_id), or for a new account
   // hashing to its id. Checked before any read, so a malformed bundle costs
   // no state access.
-  if (!crypto::check_key_bundle(tx.keys)) return reject(TxStatus::wrong_keys);
-  const Id keys_id = crypto::bundle_id(tx.keys);
-  auto stored = state.get(payload.sender);
+  if (!precheck.keys_id) return reject(TxStatus::wrong_keys);
+  const Id& keys_id = *precheck.keys_id;
+  auto stored = state.find(payload.sender);
   if (!stored) return base::fail(std::move(stored).error());
   Account account;
   std::uint64_t version = 1;
   // Another kind of object at the sender's id: the sender's mistake, unless
   // these keys hash to that id (only a corrupt store puts a non-account
   // there; account_from says so).
-  if (*stored && (*stored)->type != static_cast<std::uint32_t>(ObjectType::account) &&
+  if (*stored != nullptr && (*stored)->type != static_cast<std::uint32_t>(ObjectType::account) &&
       account_id_from_keys_id(keys_id) != payload.sender) {
     return reject(TxStatus::wrong_keys);
   }
-  if (*stored) {
+  if (*stored != nullptr) {
     auto existing = account_from(**stored);
     if (!existing) return base::fail(std::move(existing).error());
     if (existing->keys_id != keys_id) return reject(TxStatus::wrong_keys);
@@ -127,7 +153,7 @@ base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, s
   usage.add(need);
 
   // 4. Signature, unless checked already.
-  const bool verified = signature_ok ? *signature_ok
+  const bool verified = precheck.signature_ok ? *precheck.signature_ok
                                      : crypto::verify_bundle(tx.keys, keys_id, codec::encode(payload),
                                                              base::as_bytes(kTxSignatureContext), tx.auth);
   if (!verified) return reject(TxStatus::bad_signature);

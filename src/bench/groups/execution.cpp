@@ -101,13 +101,13 @@ void report_pulse(Context& context, const std::string& name, const Stats& stats,
                  fmt::format("{:.1f} ms per Pulse, {}", stats.median * 1e3, how));
 }
 
-// Traced execution (state machine, verdicts given, as the row above) and
+// Traced execution (state machine, pre-checks given, as the row above) and
 // the stateless replay of every chunk, one core.
 base::Status report_tracing(Context& context, const Workload& w, const std::vector<exec::Transaction>& txs,
-                            const std::vector<std::optional<bool>>& verdicts) {
+                            const std::vector<exec::TxPrecheck>& prechecks) {
   exec::TraceOptions options;
   options.threads = 1;
-  options.verdicts = &verdicts;
+  options.prechecked = &prechecks;
   const std::size_t samples = context.quick() ? 3 : 9;
   std::vector<double> trace_seconds;
   exec::TracedPulse traced;
@@ -183,16 +183,17 @@ base::Status run(Context& context) {
   report_pulse(context, pulse + ", with signature checks, all cores", *all_cores, transfers,
                fmt::format("{} cores (target >= 4500 tx/s on two)", cores));
 
-  // The state machine alone: the signatures' verdicts come from an earlier
-  // check (as a proposer's, made while it built the Pulse).
-  const auto verdicts = exec::precheck_signatures(txs, workload->params, exec::PulseOptions{0});
+  // The state machine alone: the signatures' verdicts and the transactions'
+  // ids come from an earlier pre-check (as a proposer's, made on all cores
+  // while it built the Pulse).
+  const auto prechecks = exec::precheck_transactions(txs, workload->params, exec::PulseOptions{0});
   exec::PulseOptions machine{1};
-  machine.verdicts = &verdicts;
+  machine.prechecked = &prechecks;
   auto state_machine = time_pulse(*workload, txs, machine, context.quick() ? 5 : 21);
   if (!state_machine) return base::fail(std::move(state_machine).error());
   report_pulse(context, pulse + ", state machine only", *state_machine, transfers,
-               "one core, post-state root included (target >= 200000 tx/s)");
-  return report_tracing(context, *workload, txs, verdicts);
+               "one core, post-state root included, ids and verdicts pre-checked (target >= 200000 tx/s)");
+  return report_tracing(context, *workload, txs, prechecks);
 }
 
 }  // namespace

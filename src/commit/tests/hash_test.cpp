@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 
+#include <functional>
+#include <utility>
 #include <vector>
 
 namespace sion::commit {
@@ -27,6 +29,36 @@ TEST(CommitHash, TaggedHashIsSha3OfTagAndData) {
   const std::vector<std::uint8_t> data = {1, 2, 3, 4, 5};
   std::vector<std::uint8_t> tagged = {0x40, 1, 2, 3, 4, 5};
   EXPECT_EQ(tagged_hash(Domain::object, data), openssl_sha3(tagged));
+}
+
+TEST(CommitHash, TaggedHashOfEveryLengthAroundTheShortInputPath) {
+  // Short inputs take a one-shot path, long ones the sponge: both sides of
+  // the switch (512 bytes) and of the rate boundaries (136, 272 bytes).
+  for (std::size_t length = 0; length < 700; ++length) {
+    std::vector<std::uint8_t> data(length);
+    for (std::size_t i = 0; i < length; ++i) data[i] = static_cast<std::uint8_t>(i * 7 + length);
+    std::vector<std::uint8_t> tagged = {0x41};
+    tagged.insert(tagged.end(), data.begin(), data.end());
+    ASSERT_EQ(tagged_hash(Domain::transaction, data), openssl_sha3(tagged)) << length;
+  }
+}
+
+TEST(CommitHash, HashOrderIsTheByteOrder) {
+  // Pairs that first differ in every byte position, both ways round, and
+  // in the high and low bit of the byte (unsigned: 0x80 > 0x7f).
+  for (std::size_t position = 0; position < 32; ++position) {
+    for (const auto& [low, high] : {std::pair<std::uint8_t, std::uint8_t>{0x7f, 0x80}, {0x00, 0x01}, {0xfe, 0xff}}) {
+      Hash a = filled(9);
+      Hash b = a;
+      a[position] = low;
+      b[position] = high;
+      for (std::size_t i = position + 1; i < 32; ++i) a[i] = 0xff, b[i] = 0x00;  // later bytes must not matter
+      EXPECT_TRUE(HashOrder{}(a, b)) << position;
+      EXPECT_FALSE(HashOrder{}(b, a)) << position;
+      EXPECT_EQ(HashOrder{}(a, b), std::less<Hash>{}(a, b));
+    }
+  }
+  EXPECT_FALSE(HashOrder{}(filled(3), filled(3)));
 }
 
 TEST(CommitHash, NodeHashIsSha3OfTagLeftRight) {

@@ -16,6 +16,25 @@ namespace {
 using testing::id_of;
 using testing::signer;
 
+std::vector<std::optional<bool>> verdicts_of(const std::vector<TxPrecheck>& prechecks) {
+  std::vector<std::optional<bool>> out;
+  for (const auto& precheck : prechecks) out.push_back(precheck.signature_ok);
+  return out;
+}
+
+// The pre-check's signature verdicts; its ids are checked against
+// precheck_ids() on the way.
+std::vector<std::optional<bool>> signature_verdicts(std::span<const Transaction> txs, const ChainParams& params) {
+  const auto prechecks = precheck_transactions(txs, params);
+  EXPECT_EQ(prechecks.size(), txs.size());
+  for (std::size_t i = 0; i < prechecks.size() && i < txs.size(); ++i) {
+    auto ids = precheck_ids(txs[i]);
+    ids.signature_ok = prechecks[i].signature_ok;
+    EXPECT_EQ(prechecks[i], ids) << i;
+  }
+  return verdicts_of(prechecks);
+}
+
 std::vector<TxStatus> statuses(const PulseOutcome& outcome) {
   std::vector<TxStatus> out;
   for (const auto& receipt : outcome.receipts) out.push_back(receipt.status);
@@ -35,7 +54,7 @@ TEST(Pulse, ANewAccountSendsSeveralTransactionsInOnePulse) {
       world.transfer(alice, 2, {c3}, {{id_of(bob), 30}}),
   };
   // Every transaction carries its keys: the pre-check needs nothing else.
-  const auto verdicts = precheck_signatures(txs, world.params);
+  const auto verdicts = signature_verdicts(txs, world.params);
   EXPECT_EQ(verdicts, (std::vector<std::optional<bool>>{true, true, true}));
 
   const auto outcome = world.run(txs);
@@ -157,7 +176,7 @@ TEST_F(Budget, EarlyRejectionsUseNothingAndBadSignaturesCount) {
 TEST_F(Budget, PrecheckVerifiesNoMoreThanTheBudget) {
   world.params.limits.max_transactions = 2;
   const std::vector<Transaction> txs = {tx(a), tx(b), tx(c)};
-  const auto verdicts = precheck_signatures(txs, world.params);
+  const auto verdicts = signature_verdicts(txs, world.params);
   EXPECT_EQ(verdicts, (std::vector<std::optional<bool>>{true, true, std::nullopt}));
 }
 
@@ -172,7 +191,7 @@ TEST_F(Budget, PastThePrecheckBoundTheSequentialPassVerifiesWhatStillFits) {
   const auto impostor =
       testing::sign_as(b, world.transfer(a, 0, {world.fund(id_of(a), 10'000'000)}, {Output{Id{}, 1}}));
   const std::vector<Transaction> txs = {forged, impostor, tx(c)};
-  const auto verdicts = precheck_signatures(txs, world.params);
+  const auto verdicts = signature_verdicts(txs, world.params);
   EXPECT_EQ(verdicts, (std::vector<std::optional<bool>>{false, true, std::nullopt}));
   const auto outcome = world.run(txs);
   EXPECT_EQ(statuses(outcome), (std::vector{TxStatus::bad_signature, TxStatus::wrong_keys, TxStatus::success}));
@@ -186,7 +205,7 @@ TEST_F(Budget, PrecheckSkipsOtherChainsAndMalformedKeys) {
   auto malformed = tx(b);
   malformed.keys.parts.clear();
   const std::vector<Transaction> txs = {other_chain, malformed, tx(c)};
-  EXPECT_EQ(precheck_signatures(txs, world.params),
+  EXPECT_EQ(signature_verdicts(txs, world.params),
             (std::vector<std::optional<bool>>{std::nullopt, std::nullopt, true}));
   const auto outcome = world.run(txs);
   EXPECT_EQ(statuses(outcome), (std::vector{TxStatus::wrong_chain, TxStatus::wrong_keys, TxStatus::success}));
@@ -241,13 +260,14 @@ TEST(Pulse, ParallelPrecheckIsDeterministicAndMatchesTheSequentialDefinition) {
 
   // Every transaction is within the budget, so the pre-check verifies them
   // all and the sequential pass never verifies inline.
-  const auto verdicts = precheck_signatures(mixed.txs, world.params);
+  const auto prechecks = precheck_transactions(mixed.txs, world.params);
+  const auto verdicts = verdicts_of(prechecks);
   for (std::size_t i = 0; i < verdicts.size(); ++i) EXPECT_EQ(verdicts[i], std::optional<bool>{i != 7}) << i;
 
   crypto::VerifyCache cache;
   for (const PulseOptions options :
        {PulseOptions{1, nullptr}, PulseOptions{2, nullptr}, PulseOptions{4, nullptr}, PulseOptions{0, nullptr},
-        PulseOptions{3, &cache}, PulseOptions{3, &cache}, PulseOptions{1, nullptr, &verdicts}}) {
+        PulseOptions{3, &cache}, PulseOptions{3, &cache}, PulseOptions{1, nullptr, &prechecks}}) {
     const auto outcome = execute_pulse(world.state, mixed.txs, world.params, options).value();
     EXPECT_EQ(outcome.receipts, reference) << options.threads;
     EXPECT_EQ(outcome.usage, usage);
@@ -261,7 +281,7 @@ TEST(Pulse, ParallelPrecheckIsDeterministicAndMatchesTheSequentialDefinition) {
   }
   EXPECT_GT(cache.hits(), 0u);  // the second cached run skipped the checks
 
-  const std::vector<std::optional<bool>> too_few(verdicts.begin(), verdicts.end() - 1);
+  const std::vector<TxPrecheck> too_few(prechecks.begin(), prechecks.end() - 1);
   const auto mismatched = execute_pulse(world.state, mixed.txs, world.params, PulseOptions{1, nullptr, &too_few});
   ASSERT_FALSE(mismatched.ok());
   EXPECT_EQ(mismatched.error().code, base::Errc::invalid_argument);

@@ -14,6 +14,7 @@
 #include "sion/exec/fees.hpp"
 #include "sion/exec/ledger.hpp"
 #include "sion/exec/state_view.hpp"
+#include "sion/exec/transfer.hpp"
 #include "sion/state/object_store.hpp"
 
 namespace sion::exec {
@@ -21,12 +22,12 @@ namespace sion::exec {
 struct PulseOptions {
   unsigned threads = 0;                   // signature checks; 0: one per core
   crypto::VerifyCache* cache = nullptr;   // skips bundles verified before (mempool)
-  // precheck_signatures() of the same transactions under the same params,
-  // done earlier (a proposer checks while it builds the Pulse): execution
-  // is then the state machine alone. The verdicts do not depend on the
-  // state; verdicts of other transactions would decide wrongly, and the
+  // precheck_transactions() of the same transactions under the same
+  // params, done earlier (a proposer checks while it builds the Pulse):
+  // execution is then the state machine alone. The pre-checks do not depend
+  // on the state; those of other transactions would decide wrongly, and the
   // caller owns that.
-  const std::vector<std::optional<bool>>* verdicts = nullptr;
+  const std::vector<TxPrecheck>* prechecked = nullptr;
 };
 
 struct PulseOutcome {
@@ -44,26 +45,25 @@ struct PulseOutcome {
 base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const Transaction> transactions,
                                          const ChainParams& params, const PulseOptions& options = {});
 
-// The step 4 verdicts execute_pulse uses, computed in parallel without
-// reading any state (a signature check is a pure function of the
-// transaction): for each transaction of this chain with well-formed keys,
-// in order, while the usage of all such transactions so far fits
-// params.limits, whether its signature verifies; nullopt for the others
-// (they never reach step 4, or verify inline if they do).
-std::vector<std::optional<bool>> precheck_signatures(std::span<const Transaction> transactions,
-                                                     const ChainParams& params, const PulseOptions& options = {});
+// What execute_pulse knows of each transaction before the state machine
+// runs, computed in parallel without reading any state: every
+// transaction's ids (precheck_ids), and step 4's verdict for each
+// transaction of this chain with well-formed keys, in order, while the
+// usage of all such transactions so far fits params.limits; no verdict for
+// the others (they never reach step 4, or verify inline if they do).
+std::vector<TxPrecheck> precheck_transactions(std::span<const Transaction> transactions, const ChainParams& params,
+                                              const PulseOptions& options = {});
 
 // invalid_argument naming the first transaction with a length or count over
 // its field's maximum (one no decoder could have produced; encode()'s
 // precondition).
 base::Status check_encodable(std::span<const Transaction> transactions);
 
-// options.verdicts (checked to hold one per transaction; `caller` names the
-// function in the error) or, without them, precheck_signatures().
-base::Result<std::vector<std::optional<bool>>> signature_verdicts(std::span<const Transaction> transactions,
-                                                                  const ChainParams& params,
-                                                                  const PulseOptions& options,
-                                                                  std::string_view caller);
+// options.prechecked (checked to hold one per transaction; `caller` names
+// the function in the error) or, without it, precheck_transactions().
+base::Result<std::vector<TxPrecheck>> given_or_fresh_prechecks(std::span<const Transaction> transactions,
+                                                               const ChainParams& params,
+                                                               const PulseOptions& options, std::string_view caller);
 
 // The receipts tree: RFC 6962 shape, SHA3-256, tags 0x50 / 0x51.
 inline constexpr commit::TreeHasher kReceiptHasher{commit::HashFunction::sha3_256, commit::Domain::receipt_leaf,

@@ -39,12 +39,13 @@ class MemoryState final : public StateView {
   base::Result<commit::Hash> apply(std::span<const state::ObjectWrite> writes);
 
   commit::Hash root() const noexcept { return tree_.root_hash(); }
-  const std::map<Id, state::Object>& objects() const noexcept { return objects_; }
+  using Objects = std::map<Id, state::Object, commit::HashOrder>;
+  const Objects& objects() const noexcept { return objects_; }
   // The state tree, for proofs (traced execution builds chunk witnesses from it).
   const commit::SparseMerkleTree& tree() const noexcept { return tree_; }
 
  private:
-  std::map<Id, state::Object> objects_;
+  Objects objects_;
   commit::SparseMerkleTree tree_;
 };
 

@@ -81,9 +81,9 @@ struct TraceOptions {
   std::size_t max_witness_bytes = 256u << 10;  // bounds the estimate below
   unsigned threads = 0;                        // signature checks; 0: one per core
   crypto::VerifyCache* cache = nullptr;
-  // As PulseOptions::verdicts: precheck_signatures() of the same
+  // As PulseOptions::prechecked: precheck_transactions() of the same
   // transactions under the same params, done earlier.
-  const std::vector<std::optional<bool>>* verdicts = nullptr;
+  const std::vector<TxPrecheck>* prechecked = nullptr;
 };
 
 struct TracedPulse {

@@ -17,36 +17,56 @@
 namespace sion::exec {
 
 // The pre-state plus the writes made so far. Ordered maps only: the write
-// set feeds the state root.
+// set feeds the state root. Each id is read from the pre-state at most
+// once; later reads come from the overlay.
 class Overlay {
  public:
   explicit Overlay(const StateView& pre) noexcept : pre_(pre) {}
 
+  // The object under `id`, or nullptr; valid until the next put or erase.
+  base::Result<const state::Object*> find(const Id& id) const;
+  // As find, a copy.
   base::Result<std::optional<state::Object>> get(const Id& id) const;
   void put(const Id& id, state::Object object);
   void erase(const Id& id);
 
-  // One write per touched id, sorted by id: the final value, or a deletion
+  // One write per written id, sorted by id: the final value, or a deletion
   // if the id held an object in the pre-state. An object created and
   // deleted within the overlay leaves no trace.
   std::vector<state::ObjectWrite> write_set() const;
 
  private:
   struct Entry {
-    std::optional<state::Object> object;
-    bool in_pre = false;  // the pre-state held an object under this id
+    std::optional<state::Object> object;  // the current value
+    bool in_pre = false;                  // the pre-state held an object under this id
+    bool written = false;                 // put or erased here, not only read
   };
   const StateView& pre_;
-  std::map<Id, Entry> writes_;
-  mutable std::set<Id> seen_in_pre_;  // ids whose pre-state read found an object
+  mutable std::map<Id, Entry, commit::HashOrder> entries_;  // reads cached, writes made
 };
 
-// Applies `tx`. `signature_ok` is the verdict of step 4 if already computed
-// (a Pulse checks signatures in parallel beforehand: the check depends on
-// the transaction alone); nullopt verifies here. `usage` holds the Pulse's running totals and grows
-// by the transaction's usage from step 3 on. An error is a read failure of
-// the pre-state (every read comes before the first write, so the overlay is
-// then unchanged); the Pulse fails with it.
+// What execution needs of a transaction that its bytes alone decide: a
+// Pulse computes these for all its transactions in parallel before the
+// state machine runs (docs/ledger.md, "Pulse execution").
+struct TxPrecheck {
+  Id tx_id{};                              // tx_id(payload)
+  std::optional<crypto::Hash256> keys_id;  // bundle_id(keys); nullopt: malformed keys (step 2 rejects)
+  std::optional<bool> signature_ok;        // step 4's verdict; nullopt: not checked yet
+  bool operator==(const TxPrecheck&) const = default;
+};
+
+// The ids of `tx`, its signature not checked.
+TxPrecheck precheck_ids(const Transaction& tx);
+
+// Applies `tx`, whose ids `precheck` holds (the caller's promise). A given
+// signature verdict is used as is; nullopt verifies here. `usage` holds the
+// Pulse's running totals and grows by the transaction's usage from step 3
+// on. An error is a read failure of the pre-state (every read comes before
+// the first write, so the overlay is then unchanged); the Pulse fails with
+// it.
+base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, const TxPrecheck& precheck,
+                                        const ChainParams& params, PulseUsage& usage);
+// As above with the ids computed here and the given verdict.
 base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, std::optional<bool> signature_ok,
                                         const ChainParams& params, PulseUsage& usage);
 
