@@ -67,29 +67,35 @@ base::Status check_encodable(std::span<const Transaction> transactions) {
   return {};
 }
 
-base::Result<std::vector<TxPrecheck>> given_or_fresh_prechecks(std::span<const Transaction> transactions,
-                                                               const ChainParams& params,
-                                                               const PulseOptions& options, std::string_view caller) {
-  if (options.prechecked == nullptr) return precheck_transactions(transactions, params, options);
+base::Result<const std::vector<TxPrecheck>*> given_or_fresh_prechecks(std::span<const Transaction> transactions,
+                                                                     const ChainParams& params,
+                                                                     const PulseOptions& options,
+                                                                     std::string_view caller,
+                                                                     std::vector<TxPrecheck>& fresh) {
+  if (options.prechecked == nullptr) {
+    fresh = precheck_transactions(transactions, params, options);
+    return &fresh;
+  }
   if (options.prechecked->size() != transactions.size()) {
     return base::fail(base::Errc::invalid_argument,
                       std::string(caller) + ": " + std::to_string(options.prechecked->size()) +
                           " pre-checks for " + std::to_string(transactions.size()) + " transactions");
   }
-  return *options.prechecked;
+  return options.prechecked;
 }
 
 base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const Transaction> transactions,
                                          const ChainParams& params, const PulseOptions& options) {
   if (auto status = check_encodable(transactions); !status) return base::fail(std::move(status).error());
-  auto prechecks = given_or_fresh_prechecks(transactions, params, options, "execute_pulse");
+  std::vector<TxPrecheck> fresh;
+  auto prechecks = given_or_fresh_prechecks(transactions, params, options, "execute_pulse", fresh);
   if (!prechecks) return base::fail(std::move(prechecks).error());
 
   PulseOutcome outcome;
   outcome.receipts.reserve(transactions.size());
   Overlay state(pre);
   for (std::size_t i = 0; i < transactions.size(); ++i) {
-    auto receipt = apply_transaction(state, transactions[i], (*prechecks)[i], params, outcome.usage);
+    auto receipt = apply_transaction(state, transactions[i], (**prechecks)[i], params, outcome.usage);
     if (!receipt) return base::fail(std::move(receipt).error());
     // Fees come out of coins, whose total is the genesis supply (at most
     // 2^64 - 1, docs/ledger.md "Value"), so this sum cannot overflow.
@@ -104,9 +110,11 @@ base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const T
 }
 
 commit::Hash receipts_root(std::span<const Receipt> receipts) {
-  std::vector<commit::Hash> leaves;
-  leaves.reserve(receipts.size());
-  for (const Receipt& receipt : receipts) leaves.push_back(kReceiptHasher.leaf(codec::encode(receipt)));
+  // kReceiptHasher's leaves, taken in Keccak lanes: receipts encode to equal lengths.
+  codec::EncodingBatch encodings;
+  for (const Receipt& receipt : receipts) encodings.add(receipt);
+  std::vector<commit::Hash> leaves(receipts.size());
+  commit::tagged_hashes(kReceiptHasher.leaf_tag, encodings.views(), leaves.data());
   commit::MerkleLog tree(kReceiptHasher);
   tree.append_leaf_hashes(leaves);
   return tree.root();

@@ -20,15 +20,13 @@ base::Result<std::optional<state::Object>> MemoryState::get(const Id& id) const 
 base::Result<commit::Hash> MemoryState::apply(std::span<const state::ObjectWrite> writes) {
   // Checked before the tree changes, as ObjectStore::apply does, so that an
   // invalid batch leaves the map and the tree in step.
-  std::vector<commit::StateChange> changes;
-  changes.reserve(writes.size());
   for (const auto& write : writes) {
     if (write.object && write.object->data.size() > state::kMaxObjectBytes) {
       return base::fail(base::Errc::invalid_argument,
                         "object of " + std::to_string(write.object->data.size()) + " bytes exceeds the maximum");
     }
-    changes.push_back({write.id, write.object ? std::optional{state::object_hash(*write.object)} : std::nullopt});
   }
+  const std::vector<commit::StateChange> changes = state::state_changes(writes);
   // One tree version per apply; the tree rejects duplicate ids.
   if (auto update = tree_.update(changes, tree_.version() + 1); !update) return base::fail(std::move(update).error());
   for (const auto& write : writes) {

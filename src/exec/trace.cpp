@@ -146,12 +146,10 @@ base::Status close_chunk(MemoryState& working, const Overlay& chunk_state, const
   const auto writes = chunk_state.write_set();
   std::set<Id> ids = reads;
   std::vector<Id> deleted;
-  std::vector<commit::StateChange> changes;
-  changes.reserve(writes.size());
+  const std::vector<commit::StateChange> changes = state::state_changes(writes);
   for (const auto& write : writes) {
     ids.insert(write.id);
     touched.insert(write.id);
-    changes.push_back({write.id, write.object ? std::optional{state::object_hash(*write.object)} : std::nullopt});
     if (!write.object) deleted.push_back(write.id);
   }
   std::set<Id> sibling_side;
@@ -189,9 +187,10 @@ base::Result<TracedPulse> trace_pulse(const MemoryState& pre, std::span<const Tr
   pulse_options.threads = options.threads;
   pulse_options.cache = options.cache;
   pulse_options.prechecked = options.prechecked;
-  auto checked = given_or_fresh_prechecks(transactions, params, pulse_options, "trace_pulse");
+  std::vector<TxPrecheck> computed;
+  auto checked = given_or_fresh_prechecks(transactions, params, pulse_options, "trace_pulse", computed);
   if (!checked) return base::fail(std::move(checked).error());
-  const std::vector<TxPrecheck>& prechecks = *checked;
+  const std::vector<TxPrecheck>& prechecks = **checked;
 
   TracedPulse traced;
   PulseOutcome& outcome = traced.outcome;
@@ -330,13 +329,7 @@ base::Result<commit::Hash> replay_chunk(const TracedChunk& chunk, std::span<cons
     if (!receipt) return base::fail(std::move(receipt).error());
   }
 
-  const auto writes = state.write_set();
-  std::vector<commit::StateChange> changes;
-  changes.reserve(writes.size());
-  for (const auto& write : writes) {
-    changes.push_back({write.id, write.object ? std::optional{state::object_hash(*write.object)} : std::nullopt});
-  }
-  auto root = tree->apply(changes);
+  auto root = tree->apply(state::state_changes(state.write_set()));
   if (!root) {
     return base::fail(base::Errc::invalid_value,
                       "chunk replay: the witness cannot carry the chunk's writes: " + root.error().reason);

@@ -101,6 +101,11 @@ TxPrecheck precheck_ids(const Transaction& tx) {
   TxPrecheck precheck;
   precheck.tx_id = tx_id(tx.payload);
   if (crypto::check_key_bundle(tx.keys)) precheck.keys_id = crypto::bundle_id(tx.keys);
+  precheck.usage = tx_usage(tx);
+  // A transfer creates a coin per output and one for change (or, failing,
+  // one for what its fee coin keeps).
+  const auto& transfer = std::get<Transfer>(tx.payload.body);
+  precheck.coin_ids = coin_ids(precheck.tx_id, static_cast<std::uint32_t>(transfer.outputs.size() + 1));
   return precheck;
 }
 
@@ -116,6 +121,10 @@ base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, c
   const TxPayload& payload = tx.payload;
   const Id& id = precheck.tx_id;
   const auto reject = [&id](TxStatus status) { return Receipt{id, status, 0, 0}; };
+  const Transfer& transfer = std::get<Transfer>(payload.body);
+  if (precheck.coin_ids.size() != transfer.outputs.size() + 1) {
+    return base::fail(base::Errc::internal, "apply_transaction: the pre-check is not this transaction's");
+  }
 
   // 1. Chain.
   if (payload.chain_id != params.chain_id) return reject(TxStatus::wrong_chain);
@@ -148,7 +157,7 @@ base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, c
   }
 
   // 3. Budget. From here on the transaction counts: its signature is checked.
-  const PulseUsage need = tx_usage(tx);
+  const PulseUsage& need = precheck.usage;
   if (!usage.fits(need, params.limits)) return reject(TxStatus::budget_exceeded);
   usage.add(need);
 
@@ -164,7 +173,6 @@ base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, c
   if (!required || payload.fee < *required) return reject(TxStatus::fee_too_low);
 
   // 7. The fee coin.
-  const Transfer& transfer = std::get<Transfer>(payload.body);
   if (transfer.inputs.empty()) return reject(TxStatus::fee_unpayable);
   auto fee_coin = read_coin(state, transfer.inputs[0]);
   if (!fee_coin) return base::fail(std::move(fee_coin).error());
@@ -181,16 +189,16 @@ base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, c
   if (body->status != TxStatus::success) {
     state.erase(transfer.inputs[0]);
     const Amount rest = (*fee_coin)->amount - payload.fee;
-    if (rest > 0) state.put(coin_id(id, 0), to_object(Coin{payload.sender, rest}, 1));
+    if (rest > 0) state.put(precheck.coin_ids[0], to_object(Coin{payload.sender, rest}, 1));
     return Receipt{id, body->status, payload.fee, rest > 0 ? 1u : 0u};
   }
 
   for (const Id& input : transfer.inputs) state.erase(input);
   std::uint32_t created = 0;
   for (const Output& output : transfer.outputs) {
-    state.put(coin_id(id, created++), to_object(Coin{output.owner, output.amount}, 1));
+    state.put(precheck.coin_ids[created++], to_object(Coin{output.owner, output.amount}, 1));
   }
-  if (body->change > 0) state.put(coin_id(id, created++), to_object(Coin{payload.sender, body->change}, 1));
+  if (body->change > 0) state.put(precheck.coin_ids[created++], to_object(Coin{payload.sender, body->change}, 1));
   return Receipt{id, TxStatus::success, payload.fee, created};
 }
 

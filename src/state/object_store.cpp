@@ -105,6 +105,24 @@ commit::Hash object_hash(const Object& object) {
   return commit::tagged_hash(commit::Domain::object, codec::encode(object));
 }
 
+std::vector<commit::StateChange> state_changes(std::span<const ObjectWrite> writes) {
+  codec::EncodingBatch objects;
+  for (const ObjectWrite& write : writes) {
+    if (write.object) objects.add(*write.object);
+  }
+  const std::vector<base::ByteView> views = objects.views();
+  std::vector<commit::Hash> hashes(views.size());
+  commit::tagged_hashes(commit::Domain::object, views, hashes.data());
+
+  std::vector<commit::StateChange> changes;
+  changes.reserve(writes.size());
+  std::size_t next = 0;
+  for (const ObjectWrite& write : writes) {
+    changes.push_back({write.id, write.object ? std::optional{hashes[next++]} : std::nullopt});
+  }
+  return changes;
+}
+
 struct ObjectStore::Impl {
   std::unique_ptr<KvStore> kv;
   ObjectStoreOptions options;
@@ -248,12 +266,9 @@ base::Result<std::uint64_t> ObjectStore::apply(std::span<const ObjectWrite> writ
   const std::uint64_t version = impl_->latest + 1;
 
   // Everything that can reject the input happens before the tree changes.
-  std::vector<commit::StateChange> changes;
-  changes.reserve(writes.size());
   KvBatch batch;
   for (const ObjectWrite& write : writes) {
     if (!write.object) {
-      changes.push_back({write.id, std::nullopt});
       batch.erase(Column::objects, write.id);
       continue;
     }
@@ -262,9 +277,9 @@ base::Result<std::uint64_t> ObjectStore::apply(std::span<const ObjectWrite> writ
       return base::fail(base::Errc::invalid_value,
                         "object " + hex_id(write.id) + ": " + bytes.error().reason);
     }
-    changes.push_back({write.id, commit::tagged_hash(commit::Domain::object, *bytes)});
     batch.put(Column::objects, write.id, *bytes);
   }
+  const std::vector<commit::StateChange> changes = state_changes(writes);
 
   commit::UpdateOptions update_options;
   update_options.threads = impl_->options.threads;

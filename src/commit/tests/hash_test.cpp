@@ -43,6 +43,21 @@ TEST(CommitHash, TaggedHashOfEveryLengthAroundTheShortInputPath) {
   }
 }
 
+TEST(CommitHash, TaggedHashesMatchOneByOne) {
+  // Lengths repeated in no order, a length of its own, and the empty input.
+  const std::vector<std::size_t> lengths = {45, 0, 45, 200, 45, 7, 45, 45, 200, 136, 0, 45};
+  std::vector<std::vector<std::uint8_t>> data;
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    data.emplace_back(lengths[i]);
+    for (std::size_t b = 0; b < lengths[i]; ++b) data.back()[b] = static_cast<std::uint8_t>(i * 13 + b);
+  }
+  std::vector<base::ByteView> inputs(data.begin(), data.end());
+  std::vector<Hash> out(inputs.size());
+  tagged_hashes(Domain::receipt_leaf, inputs, out.data());
+  for (std::size_t i = 0; i < inputs.size(); ++i) EXPECT_EQ(out[i], tagged_hash(Domain::receipt_leaf, inputs[i])) << i;
+  tagged_hashes(Domain::receipt_leaf, {}, nullptr);  // nothing to hash
+}
+
 TEST(CommitHash, HashOrderIsTheByteOrder) {
   // Pairs that first differ in every byte position, both ways round, and
   // in the high and low bit of the byte (unsigned: 0x80 > 0x7f).

@@ -289,6 +289,74 @@ TEST_F(TransferTest, ApplyTransactionVerifiesInlineWithoutAVerdict) {
   EXPECT_EQ(status_of(bad, true), TxStatus::success);
 }
 
+TEST_F(TransferTest, PrecheckHoldsTheTransactionsIdsAndUsage) {
+  const auto tx = world.transfer(alice, 0, {c1}, {{id_of(bob), 1}, {id_of(bob), 2}});
+  const TxPrecheck precheck = precheck_ids(tx);
+  EXPECT_EQ(precheck.tx_id, tx_id(tx.payload));
+  EXPECT_EQ(precheck.keys_id, alice.id());
+  EXPECT_EQ(precheck.usage, tx_usage(tx));
+  // Two outputs and change: three coin ids, each as coin_id gives it.
+  ASSERT_EQ(precheck.coin_ids.size(), 3u);
+  for (std::uint32_t i = 0; i < 3; ++i) EXPECT_EQ(precheck.coin_ids[i], coin_id(precheck.tx_id, i)) << i;
+  EXPECT_FALSE(precheck.signature_ok);
+
+  auto malformed = tx;
+  malformed.keys.parts.clear();
+  EXPECT_FALSE(precheck_ids(malformed).keys_id);
+}
+
+// Counts the reads that reach the pre-state.
+class CountingView final : public StateView {
+ public:
+  explicit CountingView(const StateView& inner) noexcept : inner_(inner) {}
+  base::Result<std::optional<state::Object>> get(const Id& id) const override {
+    ++reads;
+    return inner_.get(id);
+  }
+  mutable std::size_t reads = 0;
+
+ private:
+  const StateView& inner_;
+};
+
+TEST_F(TransferTest, TheOverlayReadsEachIdFromThePreStateOnce) {
+  CountingView counting(world.state);
+  Overlay overlay(counting);
+  EXPECT_TRUE(overlay.get(c1).value());
+  EXPECT_TRUE(overlay.get(c1).value());
+  EXPECT_EQ(counting.reads, 1u);
+  const Id absent = coin_id(world.genesis_tx, 77);
+  EXPECT_FALSE(overlay.find(absent).value());
+  EXPECT_FALSE(overlay.find(absent).value());
+  EXPECT_EQ(counting.reads, 2u);
+  // Reads alone write nothing; a deletion of a read object is a write.
+  EXPECT_TRUE(overlay.write_set().empty());
+  overlay.erase(c1);
+  EXPECT_FALSE(overlay.get(c1).value());
+  ASSERT_EQ(overlay.write_set().size(), 1u);
+  EXPECT_FALSE(overlay.write_set()[0].object);
+  // Creating and deleting an id the pre-state never held leaves no trace.
+  overlay.put(absent, to_object(Coin{id_of(bob), 5}, 1));
+  overlay.erase(absent);
+  EXPECT_EQ(overlay.write_set().size(), 1u);
+  EXPECT_EQ(counting.reads, 2u);
+}
+
+TEST_F(TransferTest, APrecheckOfAnotherShapeIsALocalFailureNotAReceipt) {
+  // The caller promised the pre-check is this transaction's; one that cannot
+  // be (too few coin ids) stops execution instead of creating coins
+  // under missing ids.
+  const auto tx = world.transfer(alice, 0, {c1}, {{id_of(bob), 1}});
+  TxPrecheck precheck = precheck_ids(tx);
+  precheck.coin_ids.pop_back();
+  Overlay overlay(world.state);
+  PulseUsage usage;
+  const auto applied = apply_transaction(overlay, tx, precheck, world.params, usage);
+  ASSERT_FALSE(applied.ok());
+  EXPECT_EQ(applied.error().code, base::Errc::internal);
+  EXPECT_TRUE(overlay.write_set().empty());
+}
+
 }  // namespace
 }  // namespace sion::exec
 

@@ -326,6 +326,36 @@ void encode_to(Writer& w, const T& value) {
   Codec<T>::encode(w, value);
 }
 
+// The encodings of several values back to back in one buffer, one
+// allocation for all: for hashing many values at once. Same precondition
+// as encode().
+class EncodingBatch {
+ public:
+  EncodingBatch() = default;
+  EncodingBatch(const EncodingBatch&) = delete;  // the writer points into bytes_
+  EncodingBatch& operator=(const EncodingBatch&) = delete;
+
+  template <Encodable T>
+  void add(const T& value) {
+    Codec<T>::encode(writer_, value);
+    ends_.push_back(bytes_.size());
+  }
+  // One view per add(), in order; valid until the next add().
+  std::vector<base::ByteView> views() const {
+    std::vector<base::ByteView> out(ends_.size());
+    for (std::size_t i = 0; i < ends_.size(); ++i) {
+      const std::size_t begin = i == 0 ? 0 : ends_[i - 1];
+      out[i] = base::ByteView(bytes_.data() + begin, ends_[i] - begin);
+    }
+    return out;
+  }
+
+ private:
+  base::Bytes bytes_;
+  Writer writer_{bytes_};
+  std::vector<std::size_t> ends_;
+};
+
 template <Encodable T>
 bool valid(const T& value) {
   return Codec<T>::valid(value);

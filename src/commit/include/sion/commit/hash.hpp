@@ -63,6 +63,11 @@ enum class Domain : std::uint8_t {
 // SHA3-256(tag || data).
 Hash tagged_hash(Domain domain, base::ByteView data) noexcept;
 
+// out[i] = tagged_hash(domain, inputs[i]) for every i: inputs of equal
+// length (the usual case: ids, objects of one kind, receipts) are hashed
+// together in Keccak lanes (crypto::sha3_256_many).
+void tagged_hashes(Domain domain, std::span<const base::ByteView> inputs, Hash* out);
+
 // SHA3-256(tag || left || right): 65 bytes, one Keccak-f[1600] call.
 Hash hash_node(Domain domain, const Hash& left, const Hash& right) noexcept;
 

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <tuple>
 #include <variant>
+#include <vector>
 
 #include "sion/base/bytes.hpp"
 #include "sion/base/result.hpp"
@@ -75,6 +76,8 @@ Id account_id(const crypto::KeyBundle& keys);
 Id account_id_from_keys_id(const Id& keys_id) noexcept;
 // SHA3-256(0x43 || tx_id || u32 le index).
 Id coin_id(const Id& tx_id, std::uint32_t index) noexcept;
+// coin_id(tx_id, i) for i < count, hashed in Keccak lanes.
+std::vector<Id> coin_ids(const Id& tx_id, std::uint32_t count);
 
 // ---- Transactions -------------------------------------------------------------
 

@@ -60,10 +60,13 @@ std::vector<TxPrecheck> precheck_transactions(std::span<const Transaction> trans
 base::Status check_encodable(std::span<const Transaction> transactions);
 
 // options.prechecked (checked to hold one per transaction; `caller` names
-// the function in the error) or, without it, precheck_transactions().
-base::Result<std::vector<TxPrecheck>> given_or_fresh_prechecks(std::span<const Transaction> transactions,
-                                                               const ChainParams& params,
-                                                               const PulseOptions& options, std::string_view caller);
+// the function in the error) or, without it, precheck_transactions() kept
+// in `fresh`.
+base::Result<const std::vector<TxPrecheck>*> given_or_fresh_prechecks(std::span<const Transaction> transactions,
+                                                                     const ChainParams& params,
+                                                                     const PulseOptions& options,
+                                                                     std::string_view caller,
+                                                                     std::vector<TxPrecheck>& fresh);
 
 // The receipts tree: RFC 6962 shape, SHA3-256, tags 0x50 / 0x51.
 inline constexpr commit::TreeHasher kReceiptHasher{commit::HashFunction::sha3_256, commit::Domain::receipt_leaf,

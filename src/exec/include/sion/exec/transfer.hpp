@@ -51,11 +51,13 @@ class Overlay {
 struct TxPrecheck {
   Id tx_id{};                              // tx_id(payload)
   std::optional<crypto::Hash256> keys_id;  // bundle_id(keys); nullopt: malformed keys (step 2 rejects)
+  PulseUsage usage;                        // tx_usage(tx)
+  std::vector<Id> coin_ids;                // coin_id(tx_id, i) for every coin it may create
   std::optional<bool> signature_ok;        // step 4's verdict; nullopt: not checked yet
   bool operator==(const TxPrecheck&) const = default;
 };
 
-// The ids of `tx`, its signature not checked.
+// The ids and usage of `tx`, its signature not checked.
 TxPrecheck precheck_ids(const Transaction& tx);
 
 // Applies `tx`, whose ids `precheck` holds (the caller's promise). A given

@@ -56,6 +56,10 @@ struct ObjectWrite {
   std::optional<Object> object;
 };
 
+// Each write as a change of the state tree: its object's hash, or a
+// deletion. The hashes are taken in Keccak lanes (commit::tagged_hashes).
+std::vector<commit::StateChange> state_changes(std::span<const ObjectWrite> writes);
+
 struct ObjectStoreOptions {
   // Versions kept readable (roots and proofs): the latest and the
   // retain_versions - 1 before it. At least 1.
