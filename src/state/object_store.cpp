@@ -105,15 +105,14 @@ commit::Hash object_hash(const Object& object) {
   return commit::tagged_hash(commit::Domain::object, codec::encode(object));
 }
 
-std::vector<commit::StateChange> state_changes(std::span<const ObjectWrite> writes) {
-  codec::EncodingBatch objects;
-  for (const ObjectWrite& write : writes) {
-    if (write.object) objects.add(*write.object);
-  }
-  const std::vector<base::ByteView> views = objects.views();
-  std::vector<commit::Hash> hashes(views.size());
-  commit::tagged_hashes(commit::Domain::object, views, hashes.data());
+namespace {
 
+// The tree changes of `writes`, given the encodings of their objects (one
+// per write that holds an object, in order), hashed in Keccak lanes.
+std::vector<commit::StateChange> changes_from(std::span<const ObjectWrite> writes,
+                                              std::span<const base::ByteView> encodings) {
+  std::vector<commit::Hash> hashes(encodings.size());
+  commit::tagged_hashes(commit::Domain::object, encodings, hashes.data());
   std::vector<commit::StateChange> changes;
   changes.reserve(writes.size());
   std::size_t next = 0;
@@ -121,6 +120,16 @@ std::vector<commit::StateChange> state_changes(std::span<const ObjectWrite> writ
     changes.push_back({write.id, write.object ? std::optional{hashes[next++]} : std::nullopt});
   }
   return changes;
+}
+
+}  // namespace
+
+std::vector<commit::StateChange> state_changes(std::span<const ObjectWrite> writes) {
+  codec::EncodingBatch objects;
+  for (const ObjectWrite& write : writes) {
+    if (write.object) objects.add(*write.object);
+  }
+  return changes_from(writes, objects.views());
 }
 
 struct ObjectStore::Impl {
@@ -267,6 +276,7 @@ base::Result<std::uint64_t> ObjectStore::apply(std::span<const ObjectWrite> writ
 
   // Everything that can reject the input happens before the tree changes.
   KvBatch batch;
+  std::vector<base::Bytes> encodings;  // each object encoded once: stored and hashed
   for (const ObjectWrite& write : writes) {
     if (!write.object) {
       batch.erase(Column::objects, write.id);
@@ -278,8 +288,10 @@ base::Result<std::uint64_t> ObjectStore::apply(std::span<const ObjectWrite> writ
                         "object " + hex_id(write.id) + ": " + bytes.error().reason);
     }
     batch.put(Column::objects, write.id, *bytes);
+    encodings.push_back(std::move(bytes).value());
   }
-  const std::vector<commit::StateChange> changes = state_changes(writes);
+  const std::vector<base::ByteView> views(encodings.begin(), encodings.end());
+  const std::vector<commit::StateChange> changes = changes_from(writes, views);
 
   commit::UpdateOptions update_options;
   update_options.threads = impl_->options.threads;
