@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <vector>
 
 #include "sion/crypto/keccak.hpp"
 #include "sion/crypto/sha2.hpp"
@@ -64,6 +65,43 @@ Hash TreeHasher::node(const Hash& left, const Hash& right) const noexcept {
   crypto::Sha256State state = crypto::kSha256Initial;
   crypto::sha256_compress(state, blocks.data(), 2);
   return sha256_digest(state);
+}
+
+void TreeHasher::leaves(const std::uint8_t* const* inputs, std::size_t length, Hash* out,
+                        std::size_t count) const {
+  constexpr std::size_t kChunk = 16;  // as in pairs()
+  // tag || input, then FIPS 180-4, Sec. 5.1.1 padding: 0x80, zeros, and
+  // the bit length in the last 8 bytes. SHA3-256 pads inside
+  // sha3_256_many; only the tag is prepended.
+  const std::size_t message = 1 + length;
+  const bool sha256 = function == HashFunction::sha256;
+  const std::size_t blocks = (message + 1 + 8 + 63) / 64;
+  const std::size_t stride = sha256 ? blocks * 64 : message;
+  std::vector<std::uint8_t> buffer(kChunk * stride, 0);
+  std::array<const std::uint8_t*, kChunk> pointers;
+  for (std::size_t j = 0; j < kChunk; ++j) {
+    std::uint8_t* m = buffer.data() + j * stride;
+    pointers[j] = m;
+    m[0] = static_cast<std::uint8_t>(leaf_tag);
+    if (!sha256) continue;
+    m[message] = 0x80;
+    const std::uint64_t bits = static_cast<std::uint64_t>(message) * 8;
+    for (std::size_t b = 0; b < 8; ++b) m[stride - 1 - b] = static_cast<std::uint8_t>(bits >> (8 * b));
+  }
+  std::array<crypto::Sha256State, kChunk> states;
+  for (std::size_t done = 0; done < count; done += kChunk) {
+    const std::size_t n = std::min(kChunk, count - done);
+    for (std::size_t j = 0; j < n; ++j) {
+      if (length != 0) std::memcpy(buffer.data() + j * stride + 1, inputs[done + j], length);
+      states[j] = crypto::kSha256Initial;
+    }
+    if (!sha256) {
+      crypto::sha3_256_many(pointers.data(), message, out + done, n);
+      continue;
+    }
+    crypto::sha256_compress_many(states.data(), pointers.data(), n, blocks);
+    for (std::size_t j = 0; j < n; ++j) out[done + j] = sha256_digest(states[j]);
+  }
 }
 
 void TreeHasher::pairs(const Hash* level, Hash* out, std::size_t count) const noexcept {

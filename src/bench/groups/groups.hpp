@@ -8,6 +8,7 @@ namespace sion::bench::groups {
 
 Group signatures();
 Group state();
+Group data();
 Group transparency();
 Group execution();
 

@@ -18,7 +18,7 @@ std::vector<std::string> names(const std::vector<const Group*>& groups) {
 TEST(Registry, ListsTheGroupsInSeedOrder) {
   ASSERT_FALSE(all_groups().empty());
   EXPECT_EQ(all_groups()[0].name, "signatures");
-  EXPECT_EQ(group_names(), "signatures, state, transparency, execution");
+  EXPECT_EQ(group_names(), "signatures, state, data, transparency, execution");
   for (const Group& group : all_groups()) {
     EXPECT_FALSE(group.description.empty()) << group.name;
     EXPECT_NE(group.run, nullptr) << group.name;
@@ -41,7 +41,7 @@ TEST(SelectGroups, UnknownGroupListsTheValidOnes) {
   const auto selected = select_groups("state,nosuch");
   ASSERT_FALSE(selected.ok());
   EXPECT_EQ(selected.error().code, base::Errc::invalid_argument);
-  EXPECT_EQ(selected.error().reason, "unknown group 'nosuch' in --only; valid groups: signatures, state, transparency, execution");
+  EXPECT_EQ(selected.error().reason, "unknown group 'nosuch' in --only; valid groups: signatures, state, data, transparency, execution");
 }
 
 TEST(SelectGroups, NamesAreCaseSensitive) {
@@ -53,7 +53,7 @@ TEST(SelectGroups, AListNamingNoGroupIsAnError) {
     const auto selected = select_groups(only);
     ASSERT_FALSE(selected.ok()) << '"' << only << '"';
     EXPECT_EQ(selected.error().code, base::Errc::invalid_argument);
-    EXPECT_EQ(selected.error().reason, "--only names no group; valid groups: signatures, state, transparency, execution");
+    EXPECT_EQ(selected.error().reason, "--only names no group; valid groups: signatures, state, data, transparency, execution");
   }
 }
 
@@ -75,6 +75,41 @@ TEST(RunGroups, StateReportsTheSha3RowAsItIsMeasured) {
   EXPECT_EQ(sha3.unit, "µs");
   EXPECT_GT(sha3.value, 0);
   EXPECT_LT(sha3.value, 1000);  // a 32-byte SHA3-256 takes well under 1 ms
+}
+
+TEST(RunGroups, DataReportsEveryRowUnderItsStableName) {
+  RunOptions options;
+  options.quick = true;  // no 8192 KiB rows
+  const auto selected = select_groups("data");
+  ASSERT_TRUE(selected.ok());
+  const auto rows = run_groups(*selected, options, [](const Row&) {});
+  ASSERT_TRUE(rows.ok()) << rows.error().reason;
+  std::vector<std::string> got;
+  for (const Row& row : *rows) {
+    EXPECT_EQ(row.group, "data");
+    EXPECT_GT(row.value, 0) << row.name;
+    EXPECT_FALSE(row.note.empty()) << row.name;
+    const bool micro = row.name.starts_with("sample") || row.name.starts_with("bad-encoding") ||
+                       row.name.starts_with("Reed–Solomon encode");
+    EXPECT_EQ(row.unit, micro ? "µs" : "ms")
+        << row.name;
+    got.push_back(row.name);
+  }
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "Reed–Solomon encode of one 64+64 line (ISA-L)",
+                     "2D Reed–Solomon extend, 16 KiB",
+                     "row/column commitments, 16 KiB",
+                     "2D Reed–Solomon extend, 256 KiB",
+                     "row/column commitments, 256 KiB",
+                     "2D Reed–Solomon extend, 2048 KiB",
+                     "row/column commitments, 2048 KiB",
+                     "2D Reed–Solomon extend, 2048 KiB, two cores",
+                     "row/column commitments, 2048 KiB, two cores",
+                     "repair from the three parity quadrants, 2048 KiB",
+                     "sample 16 shares: verify",
+                     "bad-encoding proof: verify",
+                 }));
+  EXPECT_EQ((*rows)[1].note, "k=8: 16×16 extended square of 512-byte shares, one core");
 }
 
 base::Status failing_group(Context& context) {

@@ -9,12 +9,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "sion/codec/codec.hpp"
+#include "sion/codec/testing/fuzzing.hpp"
 #include "sion/commit/merkle_log.hpp"
 #include "sion/commit/sum_tree.hpp"
 
@@ -68,18 +67,7 @@ const TreeHasher& hasher_of(std::uint8_t kind) {
   return head ? *head : TreeHead{size, log.root()};
 }
 
-template <class T>
-bool decode_exactly(base::ByteView bytes, T& out) {
-  auto decoded = codec::decode<T>(bytes);
-  if (!decoded) {
-    if (decoded.error().reason.empty()) std::abort();
-    return false;
-  }
-  const base::Bytes again = codec::encode(*decoded);
-  if (again.size() != bytes.size() || !std::equal(again.begin(), again.end(), bytes.begin())) std::abort();
-  out = std::move(*decoded);
-  return true;
-}
+using codec::testing::decode_exactly;
 
 [[maybe_unused]] void fuzz_one(std::uint8_t kind, base::ByteView bytes) {
   if (kind == sum) {
@@ -122,14 +110,8 @@ bool decode_exactly(base::ByteView bytes, T& out) {
 #ifdef SION_FUZZ_CORPUS_TOOL
 int main(int argc, char** argv) {
   if (argc != 2) return 2;
-  const std::filesystem::path dir(argv[1]);
-  std::filesystem::create_directories(dir);
-  int written = 0;
-  const auto write = [&](std::uint8_t kind, const base::Bytes& bytes) {
-    std::ofstream out(dir / ("proof-" + std::to_string(written++)), std::ios::binary);
-    out.put(static_cast<char>(kind));
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  };
+  codec::testing::CorpusWriter corpus(argv[1], "proof");
+  const auto write = [&](std::uint8_t kind, const base::Bytes& bytes) { corpus.write(kind, bytes); };
   for (const std::uint64_t n : {std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{64}, std::uint64_t{255}, kLeaves}) {
     for (std::uint8_t kind = 0; kind < kKinds; ++kind) {
       if (kind == sum) {
@@ -148,8 +130,7 @@ int main(int argc, char** argv) {
 }
 #else
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  if (size == 0) return 0;
-  fuzz_one(static_cast<std::uint8_t>(data[0] % kKinds), base::ByteView(data + 1, size - 1));
+  codec::testing::dispatch_by_kind(data, size, kKinds, fuzz_one);
   return 0;
 }
 #endif

@@ -118,6 +118,28 @@ TEST(MerkleLog, PairsInLanesEqualSingleNodes) {
   }
 }
 
+// Lengths around the SHA-256 padding boundaries (55/56 bytes with the tag,
+// one and two blocks) and a data-availability share; counts around the
+// 16-message chunk.
+TEST(MerkleLog, LeavesInLanesEqualSingleLeaves) {
+  std::mt19937 rng(5);
+  for (const TreeHasher* hasher : {&kLogSha256, &kLogSha3}) {
+    for (const std::size_t length : {0, 1, 31, 54, 55, 56, 63, 64, 119, 135, 136, 512}) {
+      for (const std::size_t count : {0, 1, 15, 16, 17, 40}) {
+        std::vector<base::Bytes> inputs(count, base::Bytes(length));
+        std::vector<const std::uint8_t*> pointers;
+        for (auto& input : inputs) {
+          for (auto& b : input) b = static_cast<std::uint8_t>(rng());
+          pointers.push_back(input.data());
+        }
+        std::vector<Hash> out(count);
+        hasher->leaves(pointers.data(), length, out.data(), count);
+        for (std::size_t j = 0; j < count; ++j) EXPECT_EQ(out[j], hasher->leaf(inputs[j])) << length << " " << j;
+      }
+    }
+  }
+}
+
 TEST(MerkleLog, OutOfRangeRequestsNameWhatWasWrong) {
   const MerkleLog log = reference_log(kLogSha256);
   const auto root = log.root(257);

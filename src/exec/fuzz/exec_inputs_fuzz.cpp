@@ -56,19 +56,13 @@ const Fixture& fixture() {
 }  // namespace
 
 #ifdef SION_FUZZ_CORPUS_TOOL
-#include <filesystem>
-#include <fstream>
+#include "sion/codec/testing/fuzzing.hpp"
 
 int main(int argc, char** argv) {
   if (argc != 2) return 2;
-  std::filesystem::create_directories(argv[1]);
   const Fixture& f = fixture();
-  int written = 0;
-  const auto write = [&](std::uint8_t kind, base::ByteView body) {
-    std::ofstream out(std::filesystem::path(argv[1]) / ("input-" + std::to_string(written++)), std::ios::binary);
-    out.put(static_cast<char>(kind));
-    out.write(reinterpret_cast<const char*>(body.data()), static_cast<std::streamsize>(body.size()));
-  };
+  codec::testing::CorpusWriter corpus(argv[1], "input");
+  const auto write = [&](std::uint8_t kind, base::ByteView body) { corpus.write(kind, body); };
   const exec::Id me = exec::account_id(f.signer.public_bundle());
   const exec::Id coin = exec::genesis_coin_id(0);
   // A transfer from the genesis account, and one from an account not yet

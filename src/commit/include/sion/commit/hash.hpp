@@ -58,6 +58,10 @@ enum class Domain : std::uint8_t {
   coin = 0x43,        // a coin's id, from the creating transaction and output index
   receipt_leaf = 0x50,  // receipts root: one receipt's encoding
   receipt_node = 0x51,  // receipts root: (left, right)
+  da_share = 0x60,      // data availability: one 512-byte share (a line tree's leaf)
+  da_line_node = 0x61,  // data availability: a row or column tree's (left, right)
+  da_root_leaf = 0x62,  // data root: one row or column root
+  da_root_node = 0x63,  // data root: (left, right)
 };
 
 // SHA3-256(tag || data).

@@ -35,6 +35,9 @@ struct TreeHasher {
   // HASH() of no input: the root of the empty tree (RFC 6962, Sec. 2.1).
   Hash empty() const noexcept;
   Hash leaf(base::ByteView data) const noexcept;
+  // out[i] = leaf(inputs[i][0, length)) for i < count: many leaves of one
+  // length at once, in SIMD lanes (multi-buffer SHA-256 or Keccak x8/x4).
+  void leaves(const std::uint8_t* const* inputs, std::size_t length, Hash* out, std::size_t count) const;
   Hash node(const Hash& left, const Hash& right) const noexcept;
   // out[i] = node(level[2i], level[2i + 1]) for i < count: one tree level,
   // in SIMD lanes (Keccak x8/x4 or multi-buffer SHA-256).
