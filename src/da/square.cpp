@@ -83,12 +83,12 @@ base::Result<ExtendedSquare> ExtendedSquare::from_data(base::ByteView data, unsi
   if (!k) return base::fail(std::move(k).error());
   ExtendedSquare square(*k);
   // Data fills the original quadrant row by row; its rows are the first
-  // k * 512 bytes of each 2k * 512-byte row. The rest stays zero.
+  // k * 512 bytes of each 2k * 512-byte row. Zeros after the data.
   const std::size_t row_bytes = std::size_t{*k} * kShareBytes;
   for (std::uint32_t row = 0; row < *k; ++row) {
     const std::size_t offset = std::min(data.size(), row * row_bytes);
     const std::size_t n = std::min(row_bytes, data.size() - offset);
-    std::memcpy(square.share_data(row, 0), data.data() + offset, n);
+    if (n != 0) std::memcpy(square.share_data(row, 0), data.data() + offset, n);  // data.data() may be null
     std::memset(square.share_data(row, 0) + n, 0, row_bytes - n);
   }
   square.extend(threads);

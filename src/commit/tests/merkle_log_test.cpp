@@ -124,8 +124,8 @@ TEST(MerkleLog, PairsInLanesEqualSingleNodes) {
 TEST(MerkleLog, LeavesInLanesEqualSingleLeaves) {
   std::mt19937 rng(5);
   for (const TreeHasher* hasher : {&kLogSha256, &kLogSha3}) {
-    for (const std::size_t length : {0, 1, 31, 54, 55, 56, 63, 64, 119, 135, 136, 512}) {
-      for (const std::size_t count : {0, 1, 15, 16, 17, 40}) {
+    for (const std::size_t length : {0U, 1U, 31U, 54U, 55U, 56U, 63U, 64U, 119U, 135U, 136U, 512U}) {
+      for (const std::size_t count : {0U, 1U, 15U, 16U, 17U, 40U}) {
         std::vector<base::Bytes> inputs(count, base::Bytes(length));
         std::vector<const std::uint8_t*> pointers;
         for (auto& input : inputs) {
