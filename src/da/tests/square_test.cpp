@@ -124,6 +124,23 @@ TEST(Square, ThreadsDoNotChangeTheSquare) {
   EXPECT_TRUE(std::equal(one->bytes().begin(), one->bytes().end(), three->bytes().begin()));
 }
 
+// Large squares reuse freed memory without clearing it: every byte must be
+// written again. Zero data extends to an all-zero square (the code is
+// linear), after a random square of the same size has been freed.
+TEST(Square, ReusedMemoryIsFullyRewritten) {
+  for (const std::size_t bytes : {std::size_t{256} << 10, std::size_t{2048} << 10}) {
+    for (int round = 0; round < 3; ++round) {
+      { auto noise = ExtendedSquare::from_data(random_bytes(bytes, 5), 2); }
+      auto zeros = ExtendedSquare::from_data(base::Bytes(bytes - 1000, 0), 2);
+      ASSERT_TRUE(zeros);
+      EXPECT_TRUE(std::all_of(zeros->bytes().begin(), zeros->bytes().end(), [](std::uint8_t b) { return b == 0; }));
+      { auto noise = ExtendedSquare::from_data(random_bytes(bytes, 6)); }
+      auto empty = ExtendedSquare::empty(*original_width_for(bytes));
+      EXPECT_TRUE(std::all_of(empty->bytes().begin(), empty->bytes().end(), [](std::uint8_t b) { return b == 0; }));
+    }
+  }
+}
+
 TEST(Square, LargestSquareExtends) {
   const base::Bytes data = random_bytes(kMaxDataBytes, 9);
   auto square = ExtendedSquare::from_data(data, 2);

@@ -47,7 +47,8 @@ namespace detail {
 // before it is read), 2 MiB-aligned and advised to the kernel as huge-page
 // backed (madvise(MADV_HUGEPAGE)) when 2 MiB or more: a fresh 32 MiB square
 // would otherwise take 8192 page faults and a zeroing pass before the
-// encoder writes it. Copies copy the bytes.
+// encoder writes it. Up to two freed large blocks are kept for reuse.
+// Copies copy the bytes.
 class SquareMemory {
  public:
   explicit SquareMemory(std::size_t bytes);
@@ -63,7 +64,8 @@ class SquareMemory {
 
  private:
   struct Free {
-    void operator()(std::uint8_t* p) const noexcept;
+    std::size_t bytes = 0;
+    void operator()(std::uint8_t* p) const noexcept;  // frees, or keeps for reuse
   };
   std::unique_ptr<std::uint8_t[], Free> data_;
   std::size_t size_ = 0;
