@@ -7,8 +7,6 @@
 namespace sion::bench {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 // Bounds a batch if the operation was optimised away and costs nothing, so
 // the doubling of the warm-up still ends.
 constexpr std::uint64_t kMaxCallsPerBatch = std::uint64_t{1} << 32;
@@ -22,12 +20,6 @@ constexpr int kMaxRecalibrations = 4;
 
 double to_seconds(std::chrono::nanoseconds duration) {
   return std::chrono::duration<double>(duration).count();
-}
-
-double timed(const detail::Batch& batch, std::uint64_t calls) {
-  const auto start = Clock::now();
-  batch(calls);
-  return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 }  // namespace
@@ -91,7 +83,7 @@ Stats measure(const Batch& batch, const MeasureOptions& options, Batching batchi
   double warm = 0;
   double per_call = 0;  // 0: no batch long enough to time yet
   for (;;) {
-    const double elapsed = timed(batch, calls);
+    const double elapsed = batch(calls);
     warm += elapsed;
     if (elapsed >= kMinCalibrationBatch) {
       const double estimate = elapsed / static_cast<double>(calls);
@@ -120,7 +112,7 @@ Stats measure(const Batch& batch, const MeasureOptions& options, Batching batchi
   int recalibrations = 0;
   while (samples.size() < options.min_samples ||
          (samples.size() < options.max_samples && spent < budget)) {
-    const double elapsed = timed(batch, per_sample);
+    const double elapsed = batch(per_sample);
     spent += elapsed;
     // One preempted warm-up batch overestimates the cost of a call and makes
     // samples too short to time well. A sample is a longer batch, so a short

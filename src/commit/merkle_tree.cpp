@@ -93,12 +93,12 @@ void TreeHasher::leaves(const std::uint8_t* const* inputs, std::size_t length, H
     const std::size_t n = std::min(kChunk, count - done);
     for (std::size_t j = 0; j < n; ++j) {
       if (length != 0) std::memcpy(buffer.data() + j * stride + 1, inputs[done + j], length);
-      states[j] = crypto::kSha256Initial;
     }
     if (!sha256) {
       crypto::sha3_256_many(pointers.data(), message, out + done, n);
       continue;
     }
+    std::fill_n(states.begin(), n, crypto::kSha256Initial);
     crypto::sha256_compress_many(states.data(), pointers.data(), n, blocks);
     for (std::size_t j = 0; j < n; ++j) out[done + j] = sha256_digest(states[j]);
   }

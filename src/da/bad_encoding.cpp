@@ -9,15 +9,12 @@
 namespace sion::da {
 namespace {
 
-constexpr Axis other(Axis axis) noexcept { return axis == Axis::row ? Axis::column : Axis::row; }
-
-const char* axis_name(Axis axis) { return axis == Axis::row ? "row" : "column"; }
-
 // The root of the codeword through the shares at `positions` (k of them,
-// ascending), `shares[i]` at positions[i].
-Hash decoded_line_root(std::uint32_t k, std::span<const std::uint32_t> positions,
+// ascending), `shares[i]` at positions[i]. The decoder keeps its plans, so
+// a prover that checks every line pays for one per pattern.
+Hash decoded_line_root(LineDecoder& decoder, std::span<const std::uint32_t> positions,
                        std::span<const base::ByteView> shares) {
-  const std::uint32_t width = 2 * k;
+  const std::uint32_t width = 2 * decoder.code().k();
   std::vector<std::uint8_t> buffer(std::size_t{width} * kShareBytes, 0);
   std::vector<std::uint8_t*> line(width);
   std::vector<std::uint8_t> known(width, 0);
@@ -26,7 +23,6 @@ Hash decoded_line_root(std::uint32_t k, std::span<const std::uint32_t> positions
     std::memcpy(line[positions[i]], shares[i].data(), kShareBytes);
     known[positions[i]] = 1;
   }
-  LineDecoder decoder(LineCode::for_width(k));
   [[maybe_unused]] const auto ok = decoder.decode(line, known, kShareBytes);  // k known: cannot fail
   return line_root_of(line);
 }
@@ -46,6 +42,8 @@ base::Result<std::optional<BadEncodingProof>> prove_bad_encoding(const ExtendedS
                                                         std::to_string(width));
   }
   const SquareCommitment actual = SquareCommitment::compute(square);
+  const DataRootTree committed(header);
+  LineDecoder decoder(LineCode::for_width(k));
   std::vector<std::uint32_t> positions;
   std::vector<base::ByteView> shares;
   for (const Axis axis : {Axis::row, Axis::column}) {
@@ -60,21 +58,18 @@ base::Result<std::optional<BadEncodingProof>> prove_bad_encoding(const ExtendedS
         shares.push_back(square.line_share(axis, l, p));
       }
       if (positions.size() < k) continue;
-      if (decoded_line_root(k, positions, shares) == header.line_root(axis, l)) continue;
+      if (decoded_line_root(decoder, positions, shares) == header.line_root(axis, l)) continue;
       BadEncodingProof proof;
       proof.axis = axis;
       proof.line = static_cast<std::uint16_t>(l);
       proof.line_root = header.line_root(axis, l);
-      proof.root_path = root_path(header, axis, l);
+      proof.root_path = committed.path(axis, l);
       for (const std::uint32_t p : positions) {
-        ShareProof share;
-        share.axis = other(axis);
-        share.line = static_cast<std::uint16_t>(p);
-        share.position = static_cast<std::uint16_t>(l);
-        std::memcpy(share.share.data(), square.line_share(axis, l, p).data(), kShareBytes);
-        share.share_path = actual.line_path(other(axis), p, l);
-        share.line_root = header.line_root(other(axis), p);
-        share.root_path = root_path(header, other(axis), p);
+        // Proven in its crossing line, whose root is the committed one; the
+        // path above it is the header's (the square's own data root differs).
+        const Coordinate at = on_line(axis, l, p);
+        ShareProof share = prove_share(square, actual, other(axis), at.row, at.column);
+        share.root_path = committed.path(other(axis), p);
         proof.shares.push_back(std::move(share));
       }
       return std::optional<BadEncodingProof>(std::move(proof));
@@ -118,7 +113,8 @@ base::Status verify_bad_encoding(const BadEncodingProof& proof, const DataCommit
     positions.push_back(share.line);
     shares.emplace_back(share.share);
   }
-  if (decoded_line_root(k, positions, shares) == proof.line_root) {
+  LineDecoder decoder(LineCode::for_width(k));
+  if (decoded_line_root(decoder, positions, shares) == proof.line_root) {
     return base::fail(base::Errc::invalid_value, name + " is the codeword its root commits to: no bad encoding");
   }
   return {};

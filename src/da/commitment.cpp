@@ -27,19 +27,6 @@ Levels allocate_levels(std::size_t lines, std::uint32_t width) {
   return levels;
 }
 
-// The data root's tree over the row roots then the column roots.
-Levels root_levels(std::span<const Hash> row_roots, std::span<const Hash> column_roots) {
-  const auto leaves = static_cast<std::uint32_t>(row_roots.size() + column_roots.size());
-  Levels levels = allocate_levels(1, leaves);
-  std::vector<const std::uint8_t*> inputs;
-  inputs.reserve(leaves);
-  for (const Hash& root : row_roots) inputs.push_back(root.data());
-  for (const Hash& root : column_roots) inputs.push_back(root.data());
-  kDataRootHasher.leaves(inputs.data(), sizeof(Hash), levels[0].data(), leaves);
-  build_lines(kDataRootHasher, levels, leaves, 0, 1);
-  return levels;
-}
-
 std::vector<Hash> path_in(const Levels& levels, std::uint32_t width, std::uint32_t line, std::uint32_t position) {
   std::vector<Hash> path;
   for (std::size_t l = 0; (width >> l) > 1; ++l) {
@@ -89,38 +76,55 @@ base::Result<Hash> AvailabilityHeader::data_root() const {
   if (auto ok = check_original_width(row_roots.size() / 2, "original width", base::Errc::invalid_value); !ok) {
     return base::fail(ok.error());
   }
-  return root_levels(row_roots, column_roots).back()[0];
+  return Hash(DataRootTree(*this).root());
 }
+
+// Leaves: the row roots, then the column roots.
+DataRootTree::DataRootTree(const AvailabilityHeader& header)
+    : k_(header.original_width()), levels_(allocate_levels(1, 4 * k_)) {
+  std::vector<const std::uint8_t*> inputs;
+  inputs.reserve(4 * k_);
+  for (const Hash& root : header.row_roots) inputs.push_back(root.data());
+  for (const Hash& root : header.column_roots) inputs.push_back(root.data());
+  kDataRootHasher.leaves(inputs.data(), sizeof(Hash), levels_[0].data(), inputs.size());
+  build_lines(kDataRootHasher, levels_, 4 * k_, 0, 1);
+}
+
+std::vector<Hash> DataRootTree::path(Axis axis, std::uint32_t line) const {
+  return path_in(levels_, 4 * k_, 0, root_leaf_index(k_, axis, line));
+}
+
+SquareCommitment::SquareCommitment(std::uint32_t k, Levels rows, Levels columns)
+    : k_(k),
+      rows_(std::move(rows)),
+      columns_(std::move(columns)),
+      header_{rows_.back(), columns_.back()},
+      roots_(header_) {}
 
 SquareCommitment SquareCommitment::compute(const ExtendedSquare& square, unsigned threads) {
   assert(square.complete());
-  SquareCommitment c;
-  c.k_ = square.original_width();
+  const std::uint32_t k = square.original_width();
   const std::uint32_t width = square.width();
   const std::size_t shares = square.share_count();
-  const unsigned workers = workers_for(c.k_, threads);
-  c.rows_ = allocate_levels(width, width);
-  c.columns_ = allocate_levels(width, width);
+  const unsigned workers = workers_for(k, threads);
+  Levels rows = allocate_levels(width, width);
+  Levels columns = allocate_levels(width, width);
 
   // Each share hashed once; rows and columns both use the hash.
   base::for_slices(shares, workers, [&](unsigned, std::size_t begin, std::size_t end) {
     std::vector<const std::uint8_t*> inputs(end - begin);
     for (std::size_t i = begin; i < end; ++i) inputs[i - begin] = square.bytes().data() + i * kShareBytes;
-    kLineHasher.leaves(inputs.data(), kShareBytes, c.rows_[0].data() + begin, end - begin);
+    kLineHasher.leaves(inputs.data(), kShareBytes, rows[0].data() + begin, end - begin);
   });
   // Every worker builds the trees of its own rows and columns.
   base::for_slices(width, workers, [&](unsigned, std::size_t first, std::size_t last) {
     for (std::size_t col = first; col < last; ++col) {
-      for (std::size_t row = 0; row < width; ++row) c.columns_[0][col * width + row] = c.rows_[0][row * width + col];
+      for (std::size_t row = 0; row < width; ++row) columns[0][col * width + row] = rows[0][row * width + col];
     }
-    build_lines(kLineHasher, c.rows_, width, first, last);
-    build_lines(kLineHasher, c.columns_, width, first, last);
+    build_lines(kLineHasher, rows, width, first, last);
+    build_lines(kLineHasher, columns, width, first, last);
   });
-  c.header_.row_roots = std::vector<Hash>(c.rows_.back());
-  c.header_.column_roots = std::vector<Hash>(c.columns_.back());
-  c.roots_ = root_levels(c.header_.row_roots, c.header_.column_roots);
-  c.data_root_ = c.roots_.back()[0];
-  return c;
+  return SquareCommitment(k, std::move(rows), std::move(columns));
 }
 
 const Hash& SquareCommitment::leaf_hash(std::uint32_t row, std::uint32_t col) const noexcept {
@@ -129,15 +133,6 @@ const Hash& SquareCommitment::leaf_hash(std::uint32_t row, std::uint32_t col) co
 
 std::vector<Hash> SquareCommitment::line_path(Axis axis, std::uint32_t line, std::uint32_t position) const {
   return path_in(axis == Axis::row ? rows_ : columns_, 2 * k_, line, position);
-}
-
-std::vector<Hash> SquareCommitment::root_path(Axis axis, std::uint32_t line) const {
-  return path_in(roots_, 4 * k_, 0, root_leaf_index(k_, axis, line));
-}
-
-std::vector<Hash> root_path(const AvailabilityHeader& header, Axis axis, std::uint32_t line) {
-  const std::uint32_t k = header.original_width();
-  return path_in(root_levels(header.row_roots, header.column_roots), 4 * k, 0, root_leaf_index(k, axis, line));
 }
 
 Hash line_root_of(std::span<const std::uint8_t* const> shares) {

@@ -130,13 +130,16 @@ const LineDecoder::Plan& LineDecoder::plan_for(const Pattern& pattern) {
   const auto generator = [&](std::uint32_t p, std::uint32_t j) -> std::uint8_t {
     return p < k ? static_cast<std::uint8_t>(p == j ? 1 : 0) : code_.coefficient(p - k, j);
   };
-  std::vector<std::uint8_t> g(std::size_t{k} * k);
-  for (std::uint32_t r = 0; r < k; ++r) {
-    for (std::uint32_t j = 0; j < k; ++j) g[r * k + j] = generator(plan.sources[r], j);
-  }
+  const auto generator_rows = [&] {
+    std::vector<std::uint8_t> g(std::size_t{k} * k);
+    for (std::uint32_t r = 0; r < k; ++r) {
+      for (std::uint32_t j = 0; j < k; ++j) g[r * k + j] = generator(plan.sources[r], j);
+    }
+    return g;
+  };
   // The first k positions known (the data itself): G_S is the identity.
   const bool systematic = plan.sources.back() == k - 1;
-  std::vector<std::uint8_t> inverse = systematic ? identity(k) : invert(g, k);
+  std::vector<std::uint8_t> inverse = systematic ? identity(k) : invert(generator_rows(), k);
   // Rows of targets below k are rows of the inverse; the others are
   // (parity row) * inverse, one matrix product, which ISA-L does as an
   // encode whose k "data vectors" are the inverse's rows.

@@ -9,8 +9,6 @@
 namespace sion::da {
 namespace {
 
-const char* axis_name(Axis axis) { return axis == Axis::row ? "row" : "column"; }
-
 // One pass over every line of `axis`: restores each line that lacks some
 // shares and has at least k. Returns how many lines it restored.
 std::size_t restore_lines(ExtendedSquare& square, Axis axis, unsigned workers) {
@@ -26,10 +24,9 @@ std::size_t restore_lines(ExtendedSquare& square, Axis axis, unsigned workers) {
       const auto index = static_cast<std::uint32_t>(l);
       std::uint32_t count = 0;
       for (std::uint32_t p = 0; p < width; ++p) {
-        const std::uint32_t row = axis == Axis::row ? index : p;
-        const std::uint32_t col = axis == Axis::row ? p : index;
-        line[p] = square.share_data(row, col);
-        known[p] = square.has(row, col) ? 1 : 0;
+        const Coordinate at = on_line(axis, index, p);
+        line[p] = square.share_data(at);
+        known[p] = square.has(at) ? 1 : 0;
         count += known[p];
       }
       if (count < k || count == width) continue;
@@ -42,13 +39,7 @@ std::size_t restore_lines(ExtendedSquare& square, Axis axis, unsigned workers) {
   for (std::uint32_t l = 0; l < width; ++l) {
     if (restored[l] == 0) continue;
     ++lines;
-    for (std::uint32_t p = 0; p < width; ++p) {
-      if (axis == Axis::row) {
-        square.mark_present(l, p);
-      } else {
-        square.mark_present(p, l);
-      }
-    }
+    for (std::uint32_t p = 0; p < width; ++p) square.mark_present(on_line(axis, l, p));
   }
   return lines;
 }

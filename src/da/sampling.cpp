@@ -15,8 +15,6 @@ std::string where(std::uint32_t row, std::uint32_t col) {
   return "share (" + std::to_string(row) + ", " + std::to_string(col) + ")";
 }
 
-const char* axis_name(Axis axis) { return axis == Axis::row ? "row" : "column"; }
-
 }  // namespace
 
 ShareProof prove_share(const ExtendedSquare& square, const SquareCommitment& commitment, Axis axis,
@@ -38,21 +36,22 @@ base::Status verify_share(const ShareProof& proof, const DataCommitment& commitm
   if (auto ok = check_commitment(commitment); !ok) return ok;
   const std::uint32_t k = commitment.original_width;
   const std::uint32_t width = 2 * k;
-  const std::string name = where(proof.row(), proof.column());
+  // Built only on failure: samplers verify many proofs.
+  const auto name = [&proof] { return where(proof.row(), proof.column()); };
   if (proof.line >= width || proof.position >= width) {
-    return base::fail(base::Errc::invalid_value, name + " is outside the " + std::to_string(width) + "x" +
+    return base::fail(base::Errc::invalid_value, name() + " is outside the " + std::to_string(width) + "x" +
                                                      std::to_string(width) + " square");
   }
   const auto line_depth = static_cast<std::size_t>(std::countr_zero(width));
   if (proof.share_path.size() != line_depth) {
-    return base::fail(base::Errc::invalid_value, name + ": the path to its " + axis_name(proof.axis) + " root has " +
+    return base::fail(base::Errc::invalid_value, name() + ": the path to its " + axis_name(proof.axis) + " root has " +
                                                      std::to_string(proof.share_path.size()) + " hashes; a line of " +
                                                      std::to_string(width) + " shares needs " +
                                                      std::to_string(line_depth));
   }
   const auto root_depth = line_depth + 1;
   if (proof.root_path.size() != root_depth) {
-    return base::fail(base::Errc::invalid_value, name + ": the path from its " + axis_name(proof.axis) +
+    return base::fail(base::Errc::invalid_value, name() + ": the path from its " + axis_name(proof.axis) +
                                                      " root to the data root has " +
                                                      std::to_string(proof.root_path.size()) + " hashes; " +
                                                      std::to_string(2 * width) + " line roots need " +
@@ -60,12 +59,12 @@ base::Status verify_share(const ShareProof& proof, const DataCommitment& commitm
   }
   const auto line_root = line_root_from_path(k, proof.position, proof.share, proof.share_path);
   if (!line_root || *line_root != proof.line_root) {
-    return base::fail(base::Errc::invalid_value, name + " and its path do not give the proof's " +
+    return base::fail(base::Errc::invalid_value, name() + " and its path do not give the proof's " +
                                                      axis_name(proof.axis) + " root");
   }
   const auto data_root = data_root_from_path(k, proof.axis, proof.line, proof.line_root, proof.root_path);
   if (!data_root || *data_root != commitment.data_root) {
-    return base::fail(base::Errc::invalid_value, name + ": its " + std::string(axis_name(proof.axis)) + " root (" +
+    return base::fail(base::Errc::invalid_value, name() + ": its " + std::string(axis_name(proof.axis)) + " root (" +
                                                      std::to_string(proof.line) + ") is not under the data root");
   }
   return {};

@@ -137,14 +137,11 @@ SquareMemory& SquareMemory::operator=(const SquareMemory& other) {
 ExtendedSquare::ExtendedSquare(std::uint32_t k)
     : k_(k), shares_(std::size_t{4} * k * k * kShareBytes), present_(std::size_t{4} * k * k, 1) {}
 
-base::Result<ExtendedSquare> ExtendedSquare::from_data(base::ByteView data, unsigned threads) {
-  auto k = original_width_for(data.size());
-  if (!k) return base::fail(std::move(k).error());
-  ExtendedSquare square(*k);
-  // Data fills the original quadrant row by row; its rows are the first
-  // k * 512 bytes of each 2k * 512-byte row. Zeros after the data.
-  const std::size_t row_bytes = std::size_t{*k} * kShareBytes;
-  for (std::uint32_t row = 0; row < *k; ++row) {
+ExtendedSquare ExtendedSquare::laid_out(std::uint32_t k, base::ByteView data, unsigned threads) {
+  ExtendedSquare square(k);
+  // Q0's rows are the first k * 512 bytes of each 2k * 512-byte row.
+  const std::size_t row_bytes = std::size_t{k} * kShareBytes;
+  for (std::uint32_t row = 0; row < k; ++row) {
     const std::size_t offset = std::min(data.size(), row * row_bytes);
     const std::size_t n = std::min(row_bytes, data.size() - offset);
     if (n != 0) std::memcpy(square.share_data(row, 0), data.data() + offset, n);  // data.data() may be null
@@ -152,6 +149,12 @@ base::Result<ExtendedSquare> ExtendedSquare::from_data(base::ByteView data, unsi
   }
   square.extend(threads);
   return square;
+}
+
+base::Result<ExtendedSquare> ExtendedSquare::from_data(base::ByteView data, unsigned threads) {
+  auto k = original_width_for(data.size());
+  if (!k) return base::fail(std::move(k).error());
+  return laid_out(*k, data, threads);
 }
 
 base::Result<ExtendedSquare> ExtendedSquare::from_original(std::uint32_t k, base::ByteView shares, unsigned threads) {
@@ -163,13 +166,7 @@ base::Result<ExtendedSquare> ExtendedSquare::from_original(std::uint32_t k, base
                                                         std::to_string(expected) + " bytes, not " +
                                                         std::to_string(shares.size()));
   }
-  ExtendedSquare square(k);
-  const std::size_t row_bytes = std::size_t{k} * kShareBytes;
-  for (std::uint32_t row = 0; row < k; ++row) {
-    std::memcpy(square.share_data(row, 0), shares.data() + row * row_bytes, row_bytes);
-  }
-  square.extend(threads);
-  return square;
+  return laid_out(k, shares, threads);
 }
 
 base::Result<ExtendedSquare> ExtendedSquare::empty(std::uint32_t k) {
@@ -231,10 +228,6 @@ base::ByteView ExtendedSquare::share(std::uint32_t row, std::uint32_t col) const
 
 std::uint8_t* ExtendedSquare::share_data(std::uint32_t row, std::uint32_t col) noexcept {
   return shares_.data() + index(row, col) * kShareBytes;
-}
-
-base::ByteView ExtendedSquare::line_share(Axis axis, std::uint32_t line, std::uint32_t position) const noexcept {
-  return axis == Axis::row ? share(line, position) : share(position, line);
 }
 
 base::Status ExtendedSquare::set_share(std::uint32_t row, std::uint32_t col, base::ByteView bytes) {

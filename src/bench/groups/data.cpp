@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -28,7 +27,6 @@
 namespace sion::bench::groups {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using da::ExtendedSquare;
 using da::SquareCommitment;
 
@@ -69,31 +67,6 @@ std::string row_name(std::string_view what, std::size_t kib, unsigned threads) {
 template <class Fn>
 Stats time_op(Fn&& fn, std::size_t kib, const MeasureOptions& options) {
   return kib <= 256 ? time_per_call(fn, options) : time_each_call(fn, options);
-}
-
-// As time_each_call, but setup() runs before each call outside the clock:
-// the harness times whole calls, and repair works on a fresh damaged copy
-// each time.
-template <class Setup, class Fn>
-Stats time_each_call_after(Setup&& setup, Fn&& fn, const MeasureOptions& options) {
-  const auto timed = [&] {
-    setup();
-    const auto start = Clock::now();
-    fn();
-    return std::chrono::duration<double>(Clock::now() - start).count();
-  };
-  const double warmup = std::chrono::duration<double>(options.warmup).count();
-  for (double warm = 0; warm < warmup || warm == 0;) warm += timed();
-  const double budget = std::chrono::duration<double>(options.budget).count();
-  std::vector<double> seconds;
-  double spent = 0;
-  while (seconds.size() < options.min_samples || (seconds.size() < options.max_samples && spent < budget)) {
-    seconds.push_back(timed());
-    spent += seconds.back();
-  }
-  Stats stats = summarize(seconds);
-  stats.calls_per_sample = 1;
-  return stats;
 }
 
 // The unit of work of an extension: ISA-L encoding one line of k = 64

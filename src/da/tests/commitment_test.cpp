@@ -66,7 +66,7 @@ TEST(Commitment, EveryShareHasPathsToBothItsLinesAndTheirRootsToTheDataRoot) {
     for (std::uint32_t l = 0; l < 2 * k; ++l) {
       const auto root_path = c.root_path(axis, l);
       EXPECT_EQ(root_path.size(), 4U);
-      EXPECT_EQ(root_path, da::root_path(c.header(), axis, l));
+      EXPECT_EQ(root_path, DataRootTree(c.header()).path(axis, l));
       EXPECT_EQ(data_root_from_path(k, axis, l, c.line_root(axis, l), root_path), c.data_root());
       for (std::uint32_t p = 0; p < 2 * k; ++p) {
         const auto path = c.line_path(axis, l, p);

@@ -54,8 +54,13 @@ std::string_view unit_symbol(TimeUnit unit) noexcept;  // "ns", "µs", "ms", "s"
 double seconds_in(TimeUnit unit, double seconds) noexcept;
 
 namespace detail {
-// Runs the operation `calls` times in a row.
-using Batch = std::function<void(std::uint64_t calls)>;
+using Clock = std::chrono::steady_clock;
+inline double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+// Runs the operation `calls` times in a row; returns the seconds the calls
+// took (setup the batch does around them not counted).
+using Batch = std::function<double(std::uint64_t calls)>;
 enum class Batching { calibrated, one_call };
 Stats measure(const Batch& batch, const MeasureOptions& options, Batching batching);
 }  // namespace detail
@@ -68,16 +73,33 @@ Stats time_per_call(Fn&& fn, const MeasureOptions& options) {
   // type-erased call happens once per batch, not once per call.
   return detail::measure(
       [&fn](std::uint64_t calls) {
+        const auto start = detail::Clock::now();
         for (std::uint64_t i = 0; i < calls; ++i) fn();
+        return detail::seconds_since(start);
       },
       options, detail::Batching::calibrated);
+}
+
+// For expensive operations that need fresh input each time: setup() runs
+// before every call, outside the clock (a copy to damage, a state to
+// mutate); otherwise as time_each_call.
+template <class Setup, class Fn>
+Stats time_each_call_after(Setup&& setup, Fn&& fn, const MeasureOptions& options) {
+  return detail::measure(
+      [&setup, &fn](std::uint64_t) {
+        setup();
+        const auto start = detail::Clock::now();
+        fn();
+        return detail::seconds_since(start);
+      },
+      options, detail::Batching::one_call);
 }
 
 // For expensive (millisecond-scale) operations: one call per sample, no
 // batching, so a slow call is not repeated more than the budget allows.
 template <class Fn>
 Stats time_each_call(Fn&& fn, const MeasureOptions& options) {
-  return detail::measure([&fn](std::uint64_t) { fn(); }, options, detail::Batching::one_call);
+  return time_each_call_after([] {}, fn, options);
 }
 
 }  // namespace sion::bench

@@ -90,6 +90,21 @@ constexpr std::uint32_t root_leaf_index(std::uint32_t k, Axis axis, std::uint32_
   return axis == Axis::row ? line : 2 * k + line;
 }
 
+// The data root's tree over a header's 4k line roots, kept for proving.
+class DataRootTree {
+ public:
+  // The header must be well formed (data_root() succeeds).
+  explicit DataRootTree(const AvailabilityHeader& header);
+
+  const Hash& root() const noexcept { return levels_.back()[0]; }
+  // The path from line root (axis, line) to root(), leaf side first.
+  std::vector<Hash> path(Axis axis, std::uint32_t line) const;
+
+ private:
+  std::uint32_t k_;
+  std::vector<std::vector<Hash>> levels_;  // level 0: the root leaves
+};
+
 // All trees of a complete square, kept for proving.
 class SquareCommitment {
  public:
@@ -98,7 +113,7 @@ class SquareCommitment {
 
   std::uint32_t original_width() const noexcept { return k_; }
   const AvailabilityHeader& header() const noexcept { return header_; }
-  const Hash& data_root() const noexcept { return data_root_; }
+  const Hash& data_root() const noexcept { return roots_.root(); }
   const Hash& line_root(Axis axis, std::uint32_t line) const noexcept { return header_.line_root(axis, line); }
   const Hash& leaf_hash(std::uint32_t row, std::uint32_t col) const noexcept;
 
@@ -106,22 +121,20 @@ class SquareCommitment {
   // that line's root, leaf side first (RFC 9162, Sec. 2.1.3.1).
   std::vector<Hash> line_path(Axis axis, std::uint32_t line, std::uint32_t position) const;
   // The path from that line's root to the data root, leaf side first.
-  std::vector<Hash> root_path(Axis axis, std::uint32_t line) const;
+  std::vector<Hash> root_path(Axis axis, std::uint32_t line) const { return roots_.path(axis, line); }
 
  private:
-  std::uint32_t k_ = 0;
+  using Levels = std::vector<std::vector<Hash>>;
+  SquareCommitment(std::uint32_t k, Levels rows, Levels columns);
+
+  std::uint32_t k_;
   // Level 0: the share leaf hashes, row-major in rows_ and column-major in
   // columns_; level l: every line's nodes l levels up, line after line.
-  std::vector<std::vector<Hash>> rows_;
-  std::vector<std::vector<Hash>> columns_;
-  std::vector<std::vector<Hash>> roots_;  // the data root's tree, level 0 = root leaves
-  AvailabilityHeader header_;
-  Hash data_root_{};
+  Levels rows_;
+  Levels columns_;
+  AvailabilityHeader header_;  // the top levels of rows_ and columns_
+  DataRootTree roots_;
 };
-
-// The path from line root (axis, line) to header.data_root(), leaf side
-// first; the header must be well formed (data_root() succeeds).
-std::vector<Hash> root_path(const AvailabilityHeader& header, Axis axis, std::uint32_t line);
 
 // The root of the line tree over `shares` (2k pointers to 512 bytes each).
 Hash line_root_of(std::span<const std::uint8_t* const> shares);

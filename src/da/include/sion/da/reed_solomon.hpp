@@ -56,6 +56,8 @@ class LineDecoder {
  public:
   explicit LineDecoder(const LineCode& code) : code_(code) {}
 
+  const LineCode& code() const noexcept { return code_; }
+
   // `line` holds 2k pointers to vectors of `length` symbols each, position
   // order; known[p] says whether position p holds its symbols. Fills every
   // unknown position from the first k known ones. invalid_argument when

@@ -38,8 +38,9 @@ struct ShareProof {
   }
   bool operator==(const ShareProof&) const = default;
 
-  std::uint32_t row() const noexcept { return axis == Axis::row ? line : position; }
-  std::uint32_t column() const noexcept { return axis == Axis::row ? position : line; }
+  Coordinate at() const noexcept { return on_line(axis, line, position); }
+  std::uint32_t row() const noexcept { return at().row; }
+  std::uint32_t column() const noexcept { return at().column; }
 };
 
 // The proof of the share at (row, col) in its line on `axis`. The square
@@ -57,11 +58,6 @@ base::Status verify_share(const ShareProof& proof, const DataCommitment& commitm
 // `count` distinct coordinates of the 2k x 2k square, uniform, drawn from
 // SHAKE256(seed): reproducible from the seed, unpredictable without it.
 // invalid_argument when count exceeds the square's (2k)^2 shares.
-struct Coordinate {
-  std::uint32_t row = 0;
-  std::uint32_t column = 0;
-  bool operator==(const Coordinate&) const = default;
-};
 base::Result<std::vector<Coordinate>> sample_coordinates(std::uint32_t k, std::uint32_t count,
                                                          const base::ByteArray<32>& seed);
 

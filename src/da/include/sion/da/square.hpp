@@ -75,6 +75,22 @@ class SquareMemory {
 
 enum class Axis : std::uint8_t { row = 0, column = 1 };
 
+constexpr Axis other(Axis axis) noexcept { return axis == Axis::row ? Axis::column : Axis::row; }
+constexpr const char* axis_name(Axis axis) noexcept { return axis == Axis::row ? "row" : "column"; }
+
+// A share's place in the square.
+struct Coordinate {
+  std::uint32_t row = 0;
+  std::uint32_t column = 0;
+  bool operator==(const Coordinate&) const = default;
+};
+
+// The share at `position` along line `line` of `axis`: (line, position) on
+// a row, (position, line) on a column.
+constexpr Coordinate on_line(Axis axis, std::uint32_t line, std::uint32_t position) noexcept {
+  return axis == Axis::row ? Coordinate{line, position} : Coordinate{position, line};
+}
+
 // A 2k x 2k square of shares, row-major, each share 512 contiguous bytes;
 // a row is 2k * 512 contiguous bytes. Shares may be missing (a square being
 // received or repaired); a complete square has them all.
@@ -97,17 +113,22 @@ class ExtendedSquare {
   // The share at (row, col), 512 bytes (zeros when missing).
   base::ByteView share(std::uint32_t row, std::uint32_t col) const noexcept;
   std::uint8_t* share_data(std::uint32_t row, std::uint32_t col) noexcept;
-  // The share at `position` along line `line` of `axis`: (line, position)
-  // for a row, (position, line) for a column.
-  base::ByteView line_share(Axis axis, std::uint32_t line, std::uint32_t position) const noexcept;
+  base::ByteView share(Coordinate at) const noexcept { return share(at.row, at.column); }
+  std::uint8_t* share_data(Coordinate at) noexcept { return share_data(at.row, at.column); }
+  // The share at `position` along line `line` of `axis` (on_line()).
+  base::ByteView line_share(Axis axis, std::uint32_t line, std::uint32_t position) const noexcept {
+    return share(on_line(axis, line, position));
+  }
 
   bool has(std::uint32_t row, std::uint32_t col) const noexcept { return present_[index(row, col)] != 0; }
+  bool has(Coordinate at) const noexcept { return has(at.row, at.column); }
   // invalid_argument for a coordinate outside the square or a share that is
   // not 512 bytes.
   base::Status set_share(std::uint32_t row, std::uint32_t col, base::ByteView share);
   void erase(std::uint32_t row, std::uint32_t col) noexcept;
   // The share at (row, col) was written through share_data(): count it.
   void mark_present(std::uint32_t row, std::uint32_t col) noexcept;
+  void mark_present(Coordinate at) noexcept { mark_present(at.row, at.column); }
   std::size_t missing() const noexcept { return missing_; }
   bool complete() const noexcept { return missing_ == 0; }
 
@@ -118,6 +139,9 @@ class ExtendedSquare {
 
  private:
   explicit ExtendedSquare(std::uint32_t k);
+  // `data` (at most k * k * 512 bytes) into Q0 row by row, zeros after it,
+  // then extended.
+  static ExtendedSquare laid_out(std::uint32_t k, base::ByteView data, unsigned threads);
   void extend(unsigned threads);
 
   std::uint32_t k_ = 0;
