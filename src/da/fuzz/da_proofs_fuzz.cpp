@@ -7,7 +7,8 @@
 //    itself gives (a share's proof is unique);
 //  - no bad-encoding proof is ever accepted under the honest square;
 //  - one accepted under the corrupted square (share (2, 1) altered after
-//    extension) names row 2 or column 1, the only bad lines.
+//    extension) names row 2 or column 1, the only bad lines;
+//  - a data commitment is accepted or refused with a reason.
 // Built with SION_FUZZ_CORPUS_TOOL, the same file writes the seed corpus.
 
 #include <cstdint>
@@ -27,7 +28,14 @@ using namespace sion::da;
 
 constexpr std::uint32_t kWidth = 4;  // original width of both squares
 
-enum Kind : std::uint8_t { share_proof, bad_encoding_honest, bad_encoding_corrupted, availability_header, kKinds };
+enum Kind : std::uint8_t {
+  share_proof,
+  bad_encoding_honest,
+  bad_encoding_corrupted,
+  availability_header,
+  data_commitment,
+  kKinds
+};
 
 struct Fixed {
   ExtendedSquare square;
@@ -69,6 +77,13 @@ using codec::testing::decode_exactly;
     }
     return;
   }
+  if (kind == data_commitment) {
+    DataCommitment commitment;
+    if (!decode_exactly(bytes, commitment)) return;
+    const auto ok = check_commitment(commitment);
+    if (!ok && ok.error().reason.empty()) std::abort();
+    return;
+  }
   if (kind == availability_header) {
     AvailabilityHeader header;
     if (!decode_exactly(bytes, header)) return;
@@ -102,6 +117,7 @@ int main(int argc, char** argv) {
   write(bad_encoding_corrupted, codec::encode(proof));
   write(bad_encoding_honest, codec::encode(proof));
   write(availability_header, codec::encode(honest().commitment.header()));
+  write(data_commitment, codec::encode(honest().header));
   return 0;
 }
 #else

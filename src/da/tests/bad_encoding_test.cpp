@@ -130,6 +130,22 @@ TEST(BadEncoding, AlteredProofsAreRefusedWithAReason) {
   check(honest_line, "row 5 is the codeword its root commits to: no bad encoding");
 }
 
+TEST(BadEncoding, MalformedProofBytesAreRefusedWithAReason) {
+  const Corrupted c = corrupted(2, 0, 1);
+  const base::Bytes bytes = codec::encode(prove_bad_encoding(c.square, c.commitment.header())->value());
+  for (std::size_t cut = 0; cut < bytes.size(); cut += 97) {
+    const auto decoded = codec::decode<BadEncodingProof>(base::ByteView(bytes).first(cut));
+    ASSERT_FALSE(decoded);
+    EXPECT_FALSE(decoded.error().reason.empty());
+  }
+  base::Bytes bad_axis = bytes;
+  bad_axis[0] = 7;
+  EXPECT_FALSE(codec::decode<BadEncodingProof>(bad_axis));
+  base::Bytes extra = bytes;
+  extra.push_back(1);
+  EXPECT_EQ(codec::decode<BadEncodingProof>(extra).error().code, base::Errc::trailing_bytes);
+}
+
 TEST(BadEncoding, IncompleteSquaresAndForeignHeadersAreRefused) {
   ExtendedSquare square = testing::random_square(4);
   const SquareCommitment commitment = SquareCommitment::compute(square);

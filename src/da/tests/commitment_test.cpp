@@ -148,6 +148,11 @@ TEST(Commitment, EncodingsRoundTrip) {
   const base::Bytes bytes = codec::encode(commitment);
   EXPECT_EQ(bytes.size(), 4 + 8 + 32U);
   EXPECT_EQ(*codec::decode<DataCommitment>(bytes), commitment);
+  EXPECT_EQ(codec::decode<DataCommitment>(base::ByteView(bytes).first(43)).error().code, base::Errc::truncated);
+  base::Bytes long_list = header;
+  long_list[0] = 0xff;  // a count over the list's 256 (ULEB128 0xff 0x02 ...)
+  long_list[1] = 0x7f;
+  EXPECT_FALSE(codec::decode<AvailabilityHeader>(long_list));
 }
 
 }  // namespace

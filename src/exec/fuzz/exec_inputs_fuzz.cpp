@@ -2,7 +2,8 @@
 // the decoder: 0, a transaction's bytes (codec), executed in a Pulse on a
 // small state; 1, a genesis file's text (JSON); 2, a traced chunk (codec),
 // replayed statelessly against the fixture's one transfer; 3, a key file's
-// text (JSON). Decoding must fail with a
+// text (JSON); 4, a Pulse's published data (codec list of payloads), as
+// read back from a repaired square. Decoding must fail with a
 // reason or give a value that re-encodes to the same bytes; execution must
 // give a receipt, never crash; a parsed genesis must serialize and parse back
 // to itself. Built with SION_FUZZ_CORPUS_TOOL, the same file writes the seed
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "sion/codec/codec.hpp"
+#include "sion/exec/availability.hpp"
 #include "sion/exec/genesis.hpp"
 #include "sion/exec/pulse.hpp"
 #include "sion/exec/trace.hpp"
@@ -89,6 +91,7 @@ int main(int argc, char** argv) {
                                "\", \"account\": \"" + base::to_hex(me) + "\"}";
   if (!exec::parse_key_file(key_file, "corpus")) return 1;
   write(3, base::as_bytes(key_file));
+  write(4, exec::pulse_data(f.transfer));
   return 0;
 }
 #else
@@ -127,6 +130,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } else if (data[0] == 3) {
     auto key = exec::parse_key_file(std::string(reinterpret_cast<const char*>(body.data()), body.size()), "fuzz");
     if (!key && key.error().reason.empty()) std::abort();
+  } else if (data[0] == 4) {
+    auto payloads = exec::decode_pulse_data(body);
+    if (!payloads) {
+      if (payloads.error().reason.empty()) std::abort();
+      return 0;
+    }
+    std::vector<exec::Transaction> txs(payloads->size());
+    for (std::size_t i = 0; i < txs.size(); ++i) txs[i].payload = (*payloads)[i];
+    if (exec::pulse_data(txs) != base::Bytes(body.begin(), body.end())) std::abort();
   }
   return 0;
 }
