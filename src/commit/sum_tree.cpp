@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "sion/base/checked.hpp"
 #include "sion/base/parallel.hpp"
 #include "sion/crypto/keccak.hpp"
 
@@ -68,21 +69,23 @@ SumNode sum_leaf_node(const SumLeaf& leaf) noexcept {
 }
 
 std::optional<SumNode> sum_parent(const SumNode& left, const SumNode& right) noexcept {
-  std::uint64_t sum = 0;
-  if (__builtin_add_overflow(left.sum, right.sum, &sum)) return std::nullopt;
+  const auto sum = base::checked_add(left.sum, right.sum);
+  if (!sum) return std::nullopt;
   std::array<std::uint8_t, kNodeInput> input;
-  fill_node(input.data(), left, right, sum);
-  return SumNode{crypto::sha3_256(input), sum};
+  fill_node(input.data(), left, right, *sum);
+  return SumNode{crypto::sha3_256(input), *sum};
 }
 
 base::Result<SumTree> SumTree::build(std::span<const SumLeaf> leaves, unsigned threads) {
   // Amounts are unsigned: if the total fits in a u64, every partial sum does.
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < leaves.size(); ++i) {
-    if (__builtin_add_overflow(total, leaves[i].amount, &total)) {
+    const auto sum = base::checked_add(total, leaves[i].amount);
+    if (!sum) {
       return base::fail(base::Errc::invalid_value, "sum tree: the amounts of leaves 0.." + std::to_string(i) +
                                                        " add up past 2^64 - 1");
     }
+    total = *sum;
   }
   SumTree tree;
   if (leaves.empty()) return tree;
