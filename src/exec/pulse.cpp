@@ -4,12 +4,11 @@
 #include <string>
 #include <utility>
 
+#include "sion/base/checked.hpp"
 #include "sion/base/parallel.hpp"
-#include "sion/commit/merkle_log.hpp"
-#include "sion/exec/transfer.hpp"
+#include "sion/exec/apply.hpp"
 
 namespace sion::exec {
-
 
 std::vector<TxPrecheck> precheck_transactions(std::span<const Transaction> transactions, const ChainParams& params,
                                               const PulseOptions& options) {
@@ -99,7 +98,7 @@ base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const T
     if (!receipt) return base::fail(std::move(receipt).error());
     // Fees come out of coins, whose total is the genesis supply (at most
     // 2^64 - 1, docs/ledger.md "Value"), so this sum cannot overflow.
-    const auto fees = checked_add(outcome.fees, receipt->fee_paid);
+    const auto fees = base::checked_add(outcome.fees, receipt->fee_paid);
     if (!fees) return base::fail(base::Errc::internal, "the Pulse's fees pass 2^64 - 1");
     outcome.fees = *fees;
     outcome.receipts.push_back(*receipt);
@@ -107,17 +106,6 @@ base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const T
   outcome.writes = state.write_set();
   outcome.receipts_root = receipts_root(outcome.receipts);
   return outcome;
-}
-
-commit::Hash receipts_root(std::span<const Receipt> receipts) {
-  // kReceiptHasher's leaves, taken in Keccak lanes: receipts encode to equal lengths.
-  codec::EncodingBatch encodings;
-  for (const Receipt& receipt : receipts) encodings.add(receipt);
-  std::vector<commit::Hash> leaves(receipts.size());
-  commit::tagged_hashes(kReceiptHasher.leaf_tag, encodings.views(), leaves.data());
-  commit::MerkleLog tree(kReceiptHasher);
-  tree.append_leaf_hashes(leaves);
-  return tree.root();
 }
 
 base::Result<commit::Hash> commit_pulse(state::ObjectStore& store, const PulseOutcome& outcome) {

@@ -6,8 +6,9 @@
 #include <string>
 #include <utility>
 
+#include "sion/base/checked.hpp"
 #include "sion/commit/smt_partial.hpp"
-#include "sion/exec/transfer.hpp"
+#include "sion/exec/apply.hpp"
 
 namespace sion::exec {
 
@@ -250,7 +251,7 @@ base::Result<TracedPulse> trace_pulse(const MemoryState& pre, std::span<const Tr
       fold(chunk_state, writes);
       outcome.usage = usage;
       // Fees come out of coins (docs/ledger.md, "Value"): no overflow.
-      const auto fees = checked_add(outcome.fees, receipt->fee_paid);
+      const auto fees = base::checked_add(outcome.fees, receipt->fee_paid);
       if (!fees) return base::fail(base::Errc::internal, "the Pulse's fees pass 2^64 - 1");
       outcome.fees = *fees;
       outcome.receipts.push_back(*receipt);

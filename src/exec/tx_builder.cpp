@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "sion/crypto/verify_units.hpp"
-#include "sion/exec/fees.hpp"
+#include "sion/exec/transaction.hpp"
 
 namespace sion::exec {
 

@@ -1,6 +1,6 @@
-// Fees, budgets, mempool policy and the transaction builder
+// Fees of a transaction, mempool policy and the transaction builder
 // (docs/ledger.md, "Fees and budgets", "Mempool policy", "Transactions").
-#include "sion/exec/fees.hpp"
+#include "sion/exec/mempool.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,11 +17,7 @@ using testing::signer;
 
 constexpr Amount kMax = std::numeric_limits<Amount>::max();
 
-TEST(Fees, RequiredFeeIsBytesAndUnitsPriced) {
-  EXPECT_EQ(required_fee(100, 3, {2, 5}).value(), 215u);
-  EXPECT_EQ(required_fee(0, 0, {2, 5}).value(), 0u);
-  EXPECT_EQ(required_fee(kMax, 0, {1, 9}).value(), kMax);
-
+TEST(Fees, RequiredFeeOfATransactionIsItsBytesAndUnits) {
   const auto s = signer(1, crypto::Profile::dual);
   const auto tx = make_transfer(s, testing::test_params(), 0, std::vector<Id>{Id{}},
                                 std::vector<Output>{{Id{}, 5}}, Amount{0})
@@ -29,30 +25,6 @@ TEST(Fees, RequiredFeeIsBytesAndUnitsPriced) {
   const std::uint64_t bytes = codec::encode(tx).size();
   EXPECT_EQ(crypto::verify_units(s.public_bundle()), 3000u);  // ML-DSA-44 100 + SLH-DSA-SHA2-128f 2900
   EXPECT_EQ(required_fee(tx, {3, 7}).value(), 3 * bytes + 7 * 3000);
-}
-
-TEST(Fees, RequiredFeeOverflowIsAnError) {
-  EXPECT_FALSE(required_fee(2, 0, {Amount{1} << 63, 0}).ok());  // product
-  EXPECT_FALSE(required_fee(0, 3, {0, kMax / 2}).ok());          // product
-  EXPECT_FALSE(required_fee(1, 1, {kMax, 1}).ok());              // sum
-  const auto failure = required_fee(1, 1, {kMax, 1});
-  EXPECT_EQ(failure.error().code, base::Errc::invalid_value);
-}
-
-TEST(Fees, UsageFitsEachLimitUpToAndIncludingIt) {
-  const PulseLimits limits{/*units*/ 100, /*auth*/ 200, /*bytes*/ 300, /*txs*/ 4};
-  const PulseUsage have{3, 250, 150, 60};
-  EXPECT_TRUE(have.fits({1, 50, 50, 40}, limits));   // every limit met exactly
-  EXPECT_FALSE(have.fits({2, 0, 0, 0}, limits));     // transactions
-  EXPECT_FALSE(have.fits({0, 51, 0, 0}, limits));    // bytes
-  EXPECT_FALSE(have.fits({0, 0, 51, 0}, limits));    // auth bytes
-  EXPECT_FALSE(have.fits({0, 0, 0, 41}, limits));    // verify units
-  PulseUsage sum = have;
-  sum.add({1, 50, 50, 40});
-  EXPECT_EQ(sum, (PulseUsage{4, 300, 200, 100}));
-  // A sum past 2^64 - 1 does not fit, even under a limit of 2^64 - 1.
-  const PulseLimits open{kMax, kMax, kMax, 0xffffffffu};
-  EXPECT_FALSE((PulseUsage{0, kMax, 0, 0}).fits({0, 1, 0, 0}, open));
 }
 
 TEST(Fees, TxUsageCountsAuthorizationBytes) {

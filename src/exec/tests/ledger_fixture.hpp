@@ -13,11 +13,10 @@
 #include <gtest/gtest.h>
 
 #include "sion/base/testing/temp_dir.hpp"
-#include "sion/exec/fees.hpp"
-#include "sion/exec/ledger.hpp"
 #include "sion/exec/pulse.hpp"
-#include "sion/exec/state_view.hpp"
+#include "sion/exec/transaction.hpp"
 #include "sion/exec/tx_builder.hpp"
+#include "sion/ledger/state_view.hpp"
 
 namespace sion::exec::testing {
 

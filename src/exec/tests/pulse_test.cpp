@@ -8,7 +8,7 @@
 
 #include "ledger_fixture.hpp"
 #include "sion/crypto/keccak.hpp"
-#include "sion/exec/transfer.hpp"
+#include "sion/exec/apply.hpp"
 
 namespace sion::exec {
 namespace {

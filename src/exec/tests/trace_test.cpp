@@ -10,7 +10,7 @@
 #include <string>
 
 #include "ledger_fixture.hpp"
-#include "sion/exec/transfer.hpp"
+#include "sion/exec/apply.hpp"
 
 namespace sion::exec {
 namespace {

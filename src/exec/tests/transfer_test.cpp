@@ -1,6 +1,6 @@
 // One transaction at a time: every TxStatus, and exactly what each changes
 // (docs/ledger.md, "Applying a transaction").
-#include "sion/exec/transfer.hpp"
+#include "sion/exec/apply.hpp"
 
 #include <gtest/gtest.h>
 
@@ -303,43 +303,6 @@ TEST_F(TransferTest, PrecheckHoldsTheTransactionsIdsAndUsage) {
   auto malformed = tx;
   malformed.keys.parts.clear();
   EXPECT_FALSE(precheck_ids(malformed).keys_id);
-}
-
-// Counts the reads that reach the pre-state.
-class CountingView final : public StateView {
- public:
-  explicit CountingView(const StateView& inner) noexcept : inner_(inner) {}
-  base::Result<std::optional<state::Object>> get(const Id& id) const override {
-    ++reads;
-    return inner_.get(id);
-  }
-  mutable std::size_t reads = 0;
-
- private:
-  const StateView& inner_;
-};
-
-TEST_F(TransferTest, TheOverlayReadsEachIdFromThePreStateOnce) {
-  CountingView counting(world.state);
-  Overlay overlay(counting);
-  EXPECT_TRUE(overlay.get(c1).value());
-  EXPECT_TRUE(overlay.get(c1).value());
-  EXPECT_EQ(counting.reads, 1u);
-  const Id absent = coin_id(world.genesis_tx, 77);
-  EXPECT_FALSE(overlay.find(absent).value());
-  EXPECT_FALSE(overlay.find(absent).value());
-  EXPECT_EQ(counting.reads, 2u);
-  // Reads alone write nothing; a deletion of a read object is a write.
-  EXPECT_TRUE(overlay.write_set().empty());
-  overlay.erase(c1);
-  EXPECT_FALSE(overlay.get(c1).value());
-  ASSERT_EQ(overlay.write_set().size(), 1u);
-  EXPECT_FALSE(overlay.write_set()[0].object);
-  // Creating and deleting an id the pre-state never held leaves no trace.
-  overlay.put(absent, to_object(Coin{id_of(bob), 5}, 1));
-  overlay.erase(absent);
-  EXPECT_EQ(overlay.write_set().size(), 1u);
-  EXPECT_EQ(counting.reads, 2u);
 }
 
 TEST_F(TransferTest, APrecheckOfAnotherShapeIsALocalFailureNotAReceipt) {

@@ -14,7 +14,7 @@
 #include "sion/base/result.hpp"
 #include "sion/da/commitment.hpp"
 #include "sion/da/square.hpp"
-#include "sion/exec/ledger.hpp"
+#include "sion/exec/transaction.hpp"
 
 namespace sion::exec {
 

@@ -17,7 +17,7 @@
 #include "sion/base/result.hpp"
 #include "sion/commit/hash.hpp"
 #include "sion/crypto/bundle.hpp"
-#include "sion/exec/ledger.hpp"
+#include "sion/exec/transaction.hpp"
 #include "sion/state/object_store.hpp"
 
 namespace sion::exec {

@@ -9,12 +9,10 @@
 
 #include "sion/base/result.hpp"
 #include "sion/commit/hash.hpp"
-#include "sion/commit/merkle_tree.hpp"
 #include "sion/crypto/verify_cache.hpp"
-#include "sion/exec/fees.hpp"
-#include "sion/exec/ledger.hpp"
-#include "sion/exec/state_view.hpp"
-#include "sion/exec/transfer.hpp"
+#include "sion/exec/apply.hpp"
+#include "sion/exec/transaction.hpp"
+#include "sion/ledger/state_view.hpp"
 #include "sion/state/object_store.hpp"
 
 namespace sion::exec {
@@ -67,14 +65,6 @@ base::Result<const std::vector<TxPrecheck>*> given_or_fresh_prechecks(std::span<
                                                                      const PulseOptions& options,
                                                                      std::string_view caller,
                                                                      std::vector<TxPrecheck>& fresh);
-
-// The receipts tree: RFC 6962 shape, SHA3-256, tags 0x50 / 0x51.
-inline constexpr commit::TreeHasher kReceiptHasher{commit::HashFunction::sha3_256, commit::Domain::receipt_leaf,
-                                                   commit::Domain::receipt_node};
-
-// RFC 6962 tree over the receipts' encodings, SHA3-256 with the
-// receipt_leaf / receipt_node tags; SHA3-256("") for none.
-commit::Hash receipts_root(std::span<const Receipt> receipts);
 
 // Applies the outcome's write set; returns the post-state root.
 base::Result<commit::Hash> commit_pulse(state::ObjectStore& store, const PulseOutcome& outcome);

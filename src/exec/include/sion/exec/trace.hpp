@@ -19,10 +19,9 @@
 #include "sion/commit/hash.hpp"
 #include "sion/commit/smt_proof.hpp"
 #include "sion/crypto/verify_cache.hpp"
-#include "sion/exec/fees.hpp"
-#include "sion/exec/ledger.hpp"
 #include "sion/exec/pulse.hpp"
-#include "sion/exec/state_view.hpp"
+#include "sion/exec/transaction.hpp"
+#include "sion/ledger/state_view.hpp"
 #include "sion/state/object_store.hpp"
 
 namespace sion::exec {

@@ -8,7 +8,7 @@
 
 #include "sion/base/result.hpp"
 #include "sion/crypto/bundle.hpp"
-#include "sion/exec/ledger.hpp"
+#include "sion/exec/transaction.hpp"
 
 namespace sion::exec {
 

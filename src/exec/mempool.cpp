@@ -1,51 +1,11 @@
-#include "sion/exec/fees.hpp"
+#include "sion/exec/mempool.hpp"
 
 #include <string>
+#include <utility>
 
-#include "sion/crypto/verify_units.hpp"
+#include "sion/base/checked.hpp"
 
 namespace sion::exec {
-
-base::Result<Amount> required_fee(std::uint64_t tx_bytes, std::uint64_t verify_units, const FeeSchedule& fees) {
-  const auto byte_part = checked_mul(fees.per_byte, tx_bytes);
-  const auto unit_part = checked_mul(fees.per_verify_unit, verify_units);
-  const auto total = byte_part && unit_part ? checked_add(*byte_part, *unit_part) : std::nullopt;
-  if (!total) {
-    return base::fail(base::Errc::invalid_value, "required fee for " + std::to_string(tx_bytes) + " bytes and " +
-                                                     std::to_string(verify_units) +
-                                                     " verify units passes 2^64 - 1");
-  }
-  return *total;
-}
-
-base::Result<Amount> required_fee(const Transaction& tx, const FeeSchedule& fees) {
-  return required_fee(codec::encoded_size(tx), crypto::verify_units(tx.keys), fees);
-}
-
-std::uint64_t auth_bytes(const Transaction& tx) {
-  return codec::encoded_size(tx.keys) + codec::encoded_size(tx.auth);
-}
-
-bool PulseUsage::fits(const PulseUsage& more, const PulseLimits& limits) const noexcept {
-  const auto within = [](std::uint64_t have, std::uint64_t add, std::uint64_t limit) {
-    const auto sum = checked_add(have, add);
-    return sum && *sum <= limit;
-  };
-  return within(transactions, more.transactions, limits.max_transactions) &&
-         within(bytes, more.bytes, limits.max_bytes) && within(auth_bytes, more.auth_bytes, limits.max_auth_bytes) &&
-         within(verify_units, more.verify_units, limits.max_verify_units);
-}
-
-void PulseUsage::add(const PulseUsage& more) noexcept {
-  transactions += more.transactions;
-  bytes += more.bytes;
-  auth_bytes += more.auth_bytes;
-  verify_units += more.verify_units;
-}
-
-PulseUsage tx_usage(const Transaction& tx) {
-  return {1, codec::encoded_size(tx), auth_bytes(tx), crypto::verify_units(tx.keys)};
-}
 
 namespace {
 
@@ -75,13 +35,13 @@ base::Status check_mempool_policy(const Transaction& tx, const ChainParams& para
     return refuse("authorization of " + std::to_string(auth) + " bytes, above the Pulse limit of " +
                   std::to_string(params.limits.max_auth_bytes));
   }
-  const auto floor = checked_mul(policy.min_fee_per_byte, size);
+  const auto floor = base::checked_mul(policy.min_fee_per_byte, size);
   if (!floor || payload.fee < *floor) {
     return refuse("fee " + std::to_string(payload.fee) + " is below the floor of " +
                   std::to_string(policy.min_fee_per_byte) + " per byte for " + std::to_string(size) +
                   " bytes" + (floor ? " (" + std::to_string(*floor) + ")" : std::string(" (past 2^64 - 1)")));
   }
-  const auto& outputs = std::get<Transfer>(payload.body).outputs;
+  const auto& outputs = std::get<Transfer>(payload.body).outputs;  // moves to the policy layer
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     if (outputs[i].amount < policy.dust_threshold) {
       return refuse("output " + std::to_string(i) + " pays " + std::to_string(outputs[i].amount) +

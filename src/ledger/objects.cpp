@@ -1,9 +1,10 @@
-#include "sion/exec/ledger.hpp"
+#include "sion/ledger/objects.hpp"
 
 #include <array>
 #include <cstring>
+#include <string>
 
-namespace sion::exec {
+namespace sion::ledger {
 
 Id account_id(const crypto::KeyBundle& keys) { return account_id_from_keys_id(crypto::bundle_id(keys)); }
 
@@ -37,30 +38,6 @@ std::vector<Id> coin_ids(const Id& tx_id, std::uint32_t count) {
   std::vector<Id> ids(count);
   commit::tagged_hashes(commit::Domain::coin, views, ids.data());
   return ids;
-}
-
-Id tx_id(const TxPayload& payload) {
-  return commit::tagged_hash(commit::Domain::transaction, codec::encode(payload));
-}
-
-std::string_view status_name(TxStatus status) noexcept {
-  switch (status) {
-    case TxStatus::success: return "success";
-    case TxStatus::wrong_chain: return "wrong_chain";
-    case TxStatus::wrong_keys: return "wrong_keys";
-    case TxStatus::budget_exceeded: return "budget_exceeded";
-    case TxStatus::bad_signature: return "bad_signature";
-    case TxStatus::wrong_nonce: return "wrong_nonce";
-    case TxStatus::fee_too_low: return "fee_too_low";
-    case TxStatus::fee_unpayable: return "fee_unpayable";
-    case TxStatus::unknown_coin: return "unknown_coin";
-    case TxStatus::not_owner: return "not_owner";
-    case TxStatus::duplicate_input: return "duplicate_input";
-    case TxStatus::zero_amount: return "zero_amount";
-    case TxStatus::insufficient_funds: return "insufficient_funds";
-    case TxStatus::amount_overflow: return "amount_overflow";
-  }
-  return "unknown_status";
 }
 
 namespace {
@@ -104,4 +81,4 @@ base::Result<Account> account_from(const state::Object& object) {
 
 base::Result<Coin> coin_from(const state::Object& object) { return decode_object<Coin>(object, ObjectType::coin); }
 
-}  // namespace sion::exec
+}  // namespace sion::ledger

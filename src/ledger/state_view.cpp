@@ -1,9 +1,9 @@
-#include "sion/exec/state_view.hpp"
+#include "sion/ledger/state_view.hpp"
 
 #include <string>
 #include <vector>
 
-namespace sion::exec {
+namespace sion::ledger {
 
 base::Result<MemoryState> MemoryState::from_writes(std::span<const state::ObjectWrite> writes) {
   MemoryState state;
@@ -39,4 +39,4 @@ base::Result<commit::Hash> MemoryState::apply(std::span<const state::ObjectWrite
   return tree_.root_hash();
 }
 
-}  // namespace sion::exec
+}  // namespace sion::ledger

@@ -10,10 +10,10 @@
 
 #include "sion/base/result.hpp"
 #include "sion/commit/smt.hpp"
-#include "sion/exec/ledger.hpp"
+#include "sion/ledger/objects.hpp"
 #include "sion/state/object_store.hpp"
 
-namespace sion::exec {
+namespace sion::ledger {
 
 // The pre-state of a Pulse: the object under an id, or nullopt. Errors are
 // local failures (io_error, corrupt_store) that stop the Pulse.
@@ -59,4 +59,4 @@ class StoreView final : public StateView {
   const state::ObjectStore& store_;
 };
 
-}  // namespace sion::exec
+}  // namespace sion::ledger

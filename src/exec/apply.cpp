@@ -1,0 +1,51 @@
+#include "sion/exec/apply.hpp"
+
+#include <utility>
+#include <variant>
+
+namespace sion::exec {
+
+TxPrecheck precheck_ids(const Transaction& tx) {
+  TxPrecheck precheck;
+  precheck.tx_id = tx_id(tx.payload);
+  if (crypto::check_key_bundle(tx.keys)) precheck.keys_id = crypto::bundle_id(tx.keys);
+  precheck.usage = tx_usage(tx);
+  const std::uint32_t count = std::visit([](const auto& body) { return max_created_objects(body); }, tx.payload.body);
+  precheck.coin_ids = coin_ids(precheck.tx_id, count);
+  return precheck;
+}
+
+base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, std::optional<bool> signature_ok,
+                                        const ChainParams& params, PulseUsage& usage) {
+  TxPrecheck precheck = precheck_ids(tx);
+  precheck.signature_ok = signature_ok;
+  return apply_transaction(state, tx, precheck, params, usage);
+}
+
+base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, const TxPrecheck& precheck,
+                                        const ChainParams& params, PulseUsage& usage) {
+  const TxPayload& payload = tx.payload;
+  // The one dispatch: each kind's fee_coin, max_created_objects and
+  // apply_body, found by argument-dependent lookup (sion/ledger/kind.hpp).
+  return std::visit(
+      [&](const auto& body) -> base::Result<Receipt> {
+        if (precheck.coin_ids.size() != max_created_objects(body)) {
+          return base::fail(base::Errc::internal, "apply_transaction: the pre-check is not this transaction's");
+        }
+        const ledger::AuthRequest request{
+            precheck.tx_id,  payload.chain_id,      payload.sender,        payload.nonce,
+            payload.fee,     precheck.keys_id,      precheck.usage,        fee_coin(body),
+            precheck.signature_ok,
+            [&tx](const crypto::Hash256& keys_id) {
+              return crypto::verify_bundle(tx.keys, keys_id, codec::encode(tx.payload),
+                                           base::as_bytes(kTxSignatureContext), tx.auth);
+            }};
+        auto authorization = ledger::authorize(state, request, params, usage);
+        if (!authorization) return base::fail(std::move(authorization).error());
+        if (authorization->status != TxStatus::success) return Receipt{precheck.tx_id, authorization->status, 0, 0};
+        return apply_body(state, body, authorization->authorized, precheck.coin_ids);
+      },
+      payload.body);
+}
+
+}  // namespace sion::exec

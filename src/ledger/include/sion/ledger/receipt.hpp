@@ -1,0 +1,67 @@
+#pragma once
+// What a transaction did, whatever its kind (docs/ledger.md, "Receipts"),
+// and the receipts root of a Pulse. Consensus format.
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <tuple>
+
+#include "sion/codec/codec.hpp"
+#include "sion/commit/hash.hpp"
+#include "sion/commit/merkle_tree.hpp"
+#include "sion/ledger/objects.hpp"
+
+namespace sion::ledger {
+
+// Why a transaction did what it did. Wire values: never renumber.
+// Rejected (1..63): the transaction changes nothing and pays nothing.
+// Failed (64..): the fee is paid from the fee coin and the nonce advances;
+// nothing else changes.
+enum class TxStatus : std::uint8_t {
+  success = 0,
+  // rejected
+  wrong_chain = 1,       // chain_id is not this chain's
+  wrong_keys = 2,        // keys malformed, not the account's keys_id, or (new account) not hashing to sender
+  budget_exceeded = 3,   // would take the Pulse past one of its limits
+  bad_signature = 4,     // the signature bundle does not verify under the keys
+  wrong_nonce = 5,       // nonce differs from the account's
+  fee_too_low = 6,       // fee below required_fee()
+  fee_unpayable = 7,     // no fee coin, not the sender's, or holding less than the fee
+  // failed
+  unknown_coin = 64,         // an input does not exist (never created, or already spent)
+  not_owner = 65,            // an input belongs to another account
+  duplicate_input = 66,      // the same coin listed twice
+  zero_amount = 67,          // an output of amount 0
+  insufficient_funds = 68,   // inputs hold less than outputs plus the fee
+  amount_overflow = 69,      // a sum passes 2^64 - 1
+};
+constexpr TxStatus codec_enum_max(TxStatus) { return TxStatus::amount_overflow; }
+std::string_view status_name(TxStatus status) noexcept;
+constexpr bool is_rejection(TxStatus status) noexcept {
+  return status != TxStatus::success && static_cast<std::uint8_t>(status) < 64;
+}
+
+struct Receipt {
+  Id tx_id{};
+  TxStatus status = TxStatus::success;
+  Amount fee_paid = 0;
+  std::uint32_t coins_created = 0;  // created under coin_id(tx_id, 0 .. coins_created - 1)
+  static constexpr std::string_view codec_name = "Receipt";
+  static constexpr auto codec_fields() {
+    return std::tuple{codec::field("tx_id", &Receipt::tx_id), codec::field("status", &Receipt::status),
+                      codec::field("fee_paid", &Receipt::fee_paid),
+                      codec::field("coins_created", &Receipt::coins_created)};
+  }
+  bool operator==(const Receipt&) const = default;
+};
+
+// The receipts tree: RFC 6962 shape, SHA3-256, tags 0x50 / 0x51.
+inline constexpr commit::TreeHasher kReceiptHasher{commit::HashFunction::sha3_256, commit::Domain::receipt_leaf,
+                                                   commit::Domain::receipt_node};
+
+// RFC 6962 tree over the receipts' encodings, SHA3-256 with the
+// receipt_leaf / receipt_node tags; SHA3-256("") for none.
+commit::Hash receipts_root(std::span<const Receipt> receipts);
+
+}  // namespace sion::ledger

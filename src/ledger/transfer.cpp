@@ -1,0 +1,74 @@
+#include "sion/ledger/transfer.hpp"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "sion/base/checked.hpp"
+
+namespace sion::ledger {
+
+namespace {
+
+struct BodyCheck {
+  TxStatus status = TxStatus::success;
+  Amount change = 0;  // on success
+};
+
+// Step 8 of docs/ledger.md, "Applying a transaction": each check runs over
+// the whole list before the next, so the first failing kind decides.
+base::Result<BodyCheck> check_transfer(const Overlay& state, const Transfer& transfer, const Authorized& tx) {
+  std::vector<Id> sorted(transfer.inputs.begin(), transfer.inputs.end());
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return BodyCheck{TxStatus::duplicate_input};
+
+  std::vector<Coin> coins;
+  coins.reserve(transfer.inputs.size());
+  for (const Id& input : transfer.inputs) {
+    auto coin = read_coin(state, input);
+    if (!coin) return base::fail(std::move(coin).error());
+    if (!*coin) return BodyCheck{TxStatus::unknown_coin};
+    coins.push_back(**coin);
+  }
+  for (const Coin& coin : coins) {
+    if (coin.owner != tx.sender) return BodyCheck{TxStatus::not_owner};
+  }
+  for (const Output& output : transfer.outputs) {
+    if (output.amount == 0) return BodyCheck{TxStatus::zero_amount};
+  }
+  std::optional<Amount> in = 0;
+  for (const Coin& coin : coins) in = in ? base::checked_add(*in, coin.amount) : std::nullopt;
+  std::optional<Amount> out = tx.fee;
+  for (const Output& output : transfer.outputs) out = out ? base::checked_add(*out, output.amount) : std::nullopt;
+  if (!in || !out) return BodyCheck{TxStatus::amount_overflow};
+  if (*in < *out) return BodyCheck{TxStatus::insufficient_funds};
+  return BodyCheck{TxStatus::success, *in - *out};
+}
+
+}  // namespace
+
+std::optional<Id> fee_coin(const Transfer& transfer) noexcept {
+  if (transfer.inputs.empty()) return std::nullopt;
+  return transfer.inputs[0];
+}
+
+std::uint32_t max_created_objects(const Transfer& transfer) noexcept {
+  return static_cast<std::uint32_t>(transfer.outputs.size() + 1);
+}
+
+base::Result<Receipt> apply_body(Overlay& state, const Transfer& transfer, const Authorized& tx,
+                                 std::span<const Id> new_ids) {
+  auto body = check_transfer(state, transfer, tx);
+  if (!body) return base::fail(std::move(body).error());
+  if (body->status != TxStatus::success) return fail_transaction(state, tx, body->status, new_ids[0]);
+
+  for (const Id& input : transfer.inputs) state.erase(input);
+  std::uint32_t created = 0;
+  for (const Output& output : transfer.outputs) {
+    state.put(new_ids[created++], to_object(Coin{output.owner, output.amount}, 1));
+  }
+  if (body->change > 0) state.put(new_ids[created++], to_object(Coin{tx.sender, body->change}, 1));
+  return Receipt{tx.tx_id, TxStatus::success, tx.fee, created};
+}
+
+}  // namespace sion::ledger
