@@ -106,7 +106,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       return 0;
     }
     if (codec::encode(*tx) != base::Bytes(body.begin(), body.end())) std::abort();
-    (void)exec::check_mempool_policy(*tx, f.genesis.params, exec::MempoolPolicy{});
     auto outcome = exec::execute_pulse(f.state, {&*tx, 1}, f.genesis.params, exec::PulseOptions{1});
     if (!outcome || outcome->receipts.size() != 1) std::abort();
   } else if (data[0] == 1) {

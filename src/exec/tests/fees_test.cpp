@@ -1,6 +1,6 @@
-// Fees of a transaction, mempool policy and the transaction builder
-// (docs/ledger.md, "Fees and budgets", "Mempool policy", "Transactions").
-#include "sion/exec/mempool.hpp"
+// Fees of a transaction and the transaction builder (docs/ledger.md,
+// "Fees and budgets", "Building a transaction").
+#include "sion/exec/transaction.hpp"
 
 #include <gtest/gtest.h>
 
@@ -39,72 +39,6 @@ TEST(Fees, TxUsageCountsAuthorizationBytes) {
   dual.keys = signer(3, crypto::Profile::dual).public_bundle();
   EXPECT_EQ(tx_usage(dual).verify_units, 3000u);
   EXPECT_EQ(auth_bytes(dual), codec::encode(dual.keys).size() + codec::encode(dual.auth).size());
-}
-
-class Mempool : public ::testing::Test {
- protected:
-  const crypto::SigningBundle alice = signer(1);
-  const ChainParams params = testing::test_params();
-  const MempoolPolicy policy{/*min_fee_per_byte*/ 2, /*dust*/ 546, /*max bytes*/ 100'000};
-
-  Transaction tx(std::vector<Output> outputs, std::optional<Amount> fee = std::nullopt,
-                 const ChainParams& with = testing::test_params()) const {
-    return make_transfer(alice, with, 0, std::vector<Id>{Id{}}, outputs, fee, crypto::Hedging::deterministic)
-        .value();
-  }
-  static std::string reason(const base::Status& status) {
-    EXPECT_FALSE(status.ok());
-    if (status.ok()) return {};
-    EXPECT_EQ(status.error().code, base::Errc::invalid_argument);
-    return status.error().reason;
-  }
-};
-
-TEST_F(Mempool, AcceptsAWellPaidTransfer) {
-  EXPECT_TRUE(check_mempool_policy(tx({{Id{}, 546}}, 1'000'000), params, policy).ok());
-}
-
-TEST_F(Mempool, RefusesAnotherChain) {
-  auto other = params;
-  other.chain_id = 8;
-  EXPECT_EQ(reason(check_mempool_policy(tx({{Id{}, 1000}}, 1'000'000, other), params, policy)),
-            "chain id 8, but this chain is 7");
-}
-
-TEST_F(Mempool, RefusesDust) {
-  EXPECT_EQ(reason(check_mempool_policy(tx({{Id{}, 1000}, {Id{}, 546}, {Id{}, 5}}, 1'000'000), params, policy)),
-            "output 2 pays 5, below the dust threshold 546");
-}
-
-TEST_F(Mempool, RefusesAFeeBelowTheFeerateFloor) {
-  const auto t = tx({{Id{}, 1000}});  // pays required_fee: about 1 per byte, under the floor of 2
-  const auto size = codec::encode(t).size();
-  EXPECT_EQ(reason(check_mempool_policy(t, params, policy)),
-            "fee " + std::to_string(t.payload.fee) + " is below the floor of 2 per byte for " +
-                std::to_string(size) + " bytes (" + std::to_string(2 * size) + ")");
-  EXPECT_TRUE(check_mempool_policy(tx({{Id{}, 1000}}, 2 * size), params, policy).ok());
-  MempoolPolicy huge = policy;
-  huge.min_fee_per_byte = kMax;
-  EXPECT_NE(reason(check_mempool_policy(tx({{Id{}, 1000}}, kMax), params, huge)).find("past 2^64 - 1"),
-            std::string::npos);
-}
-
-TEST_F(Mempool, RefusesOversizedTransactions) {
-  const auto t = tx({{Id{}, 1000}}, 1'000'000);
-  const auto size = codec::encode(t).size();
-  MempoolPolicy small = policy;
-  small.max_tx_bytes = size - 1;
-  EXPECT_EQ(reason(check_mempool_policy(t, params, small)),
-            "transaction of " + std::to_string(size) + " bytes, above the policy maximum of " +
-                std::to_string(size - 1));
-  auto tight = params;
-  tight.limits.max_bytes = 1000;
-  EXPECT_EQ(reason(check_mempool_policy(t, tight, policy)),
-            "transaction of " + std::to_string(size) + " bytes, above the Pulse limit of 1000");
-  tight = params;
-  tight.limits.max_auth_bytes = 10;
-  EXPECT_EQ(reason(check_mempool_policy(t, tight, policy)),
-            "authorization of " + std::to_string(auth_bytes(t)) + " bytes, above the Pulse limit of 10");
 }
 
 TEST(TxBuilder, PaysExactlyTheRequiredFeeForEveryShape) {

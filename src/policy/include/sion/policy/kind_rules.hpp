@@ -1,0 +1,21 @@
+#pragma once
+// What each transaction kind adds to the mempool's stateless checks,
+// reached by one std::visit over exec::TxBody (mempool.cpp). A kind with
+// no rules of its own takes the generic overload: the checks every
+// transaction gets are enough for it.
+
+#include "sion/ledger/transfer.hpp"
+#include "sion/policy/mempool.hpp"
+#include "sion/policy/verdict.hpp"
+
+namespace sion::policy {
+
+template <class Kind>
+PolicyVerdict check_kind(const Kind& /*body*/, const MempoolPolicy& /*policy*/) {
+  return {};
+}
+
+// Dust: every output pays at least policy.dust_threshold.
+PolicyVerdict check_kind(const ledger::Transfer& transfer, const MempoolPolicy& policy);
+
+}  // namespace sion::policy
