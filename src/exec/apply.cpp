@@ -33,13 +33,21 @@ base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, c
           return base::fail(base::Errc::internal, "apply_transaction: the pre-check is not this transaction's");
         }
         const ledger::AuthRequest request{
-            precheck.tx_id,  payload.chain_id,      payload.sender,        payload.nonce,
-            payload.fee,     precheck.keys_id,      precheck.usage,        fee_coin(body),
-            precheck.signature_ok,
-            [&tx](const crypto::Hash256& keys_id) {
-              return crypto::verify_bundle(tx.keys, keys_id, codec::encode(tx.payload),
-                                           base::as_bytes(kTxSignatureContext), tx.auth);
-            }};
+            .tx_id = precheck.tx_id,
+            .chain_id = payload.chain_id,
+            .sender = payload.sender,
+            .nonce = payload.nonce,
+            .fee = payload.fee,
+            .keys_id = precheck.keys_id,
+            .usage = precheck.usage,
+            .fee_coin_id = fee_coin(body),
+            .signature_ok = precheck.signature_ok,
+            .verify_signature =
+                [&tx](const crypto::Hash256& keys_id) {
+                  return crypto::verify_bundle(tx.keys, keys_id, codec::encode(tx.payload),
+                                               base::as_bytes(kTxSignatureContext), tx.auth);
+                },
+        };
         auto authorization = ledger::authorize(state, request, params, usage);
         if (!authorization) return base::fail(std::move(authorization).error());
         if (authorization->status != TxStatus::success) return Receipt{precheck.tx_id, authorization->status, 0, 0};
