@@ -1,6 +1,6 @@
 #include "sion/commit/smt.hpp"
 
-#include "sion/base/parallel.hpp"
+#include "sion/base/executor.hpp"
 
 #include <algorithm>
 #include <array>
@@ -29,12 +29,10 @@ constexpr std::size_t kHashChunk = 64;
 // Node indices are 32-bit; a batch of n inserts makes about 2.5 n nodes.
 constexpr std::size_t kMaxBatch = std::size_t{1} << 28;
 
-using base::run_parallel;
-
 // Work is split by the top bits of keys into a power of two of partitions,
 // one thread each.
-unsigned partition_count(unsigned threads) {
-  threads = std::min(base::thread_count(threads), kMaxPartitions);
+unsigned partition_count(const base::Executor* executor) {
+  const unsigned threads = std::min(base::concurrency(executor), kMaxPartitions);
   unsigned partitions = 1;
   while (partitions * 2 <= threads) partitions *= 2;
   return partitions;
@@ -54,22 +52,24 @@ std::uint64_t key_head(const Hash& key) noexcept {
 
 // Indices of keys in key order: a counting sort on the first 16 bits, then
 // each bucket sorted (keys are hashes, so buckets are small), the bucket
-// ranges split between partitions.
-// The arrays are kept per thread from call to call (see state_root).
+// ranges split between partitions. The arrays are the caller's scratch.
+struct SortItem {
+  std::uint64_t head;
+  std::uint32_t index;
+};
+struct SortArrays {
+  LargeVector<SortItem> items;
+  LargeVector<SortItem> scattered;
+  LargeVector<std::uint32_t> order;
+};
+
 template <class KeyOf>
-const LargeVector<std::uint32_t>& sorted_order(std::size_t count, const KeyOf& key_of, unsigned partitions) {
-  struct Item {
-    std::uint64_t head;
-    std::uint32_t index;
-  };
-  // Named through references: worker threads must see this thread's arrays,
-  // not their own thread_local ones.
-  thread_local LargeVector<Item> kept_items;
-  thread_local LargeVector<Item> kept_scattered;
-  thread_local LargeVector<std::uint32_t> kept_order;
-  LargeVector<Item>& items = kept_items;
-  LargeVector<Item>& scattered = kept_scattered;
-  LargeVector<std::uint32_t>& order = kept_order;
+const LargeVector<std::uint32_t>& sorted_order(std::size_t count, const KeyOf& key_of, unsigned partitions,
+                                               base::Executor* executor, SortArrays& arrays) {
+  using Item = SortItem;
+  LargeVector<Item>& items = arrays.items;
+  LargeVector<Item>& scattered = arrays.scattered;
+  LargeVector<std::uint32_t>& order = arrays.order;
   items.resize(count);
   for (std::size_t i = 0; i < count; ++i) items[i] = {key_head(key_of(i)), static_cast<std::uint32_t>(i)};
   const auto less = [&key_of](const Item& a, const Item& b) {
@@ -90,7 +90,7 @@ const LargeVector<std::uint32_t>& sorted_order(std::size_t count, const KeyOf& k
       for (const Item& item : items) scattered[next[item.head >> 48]++] = item;
     }
     items.swap(scattered);
-    run_parallel(partitions, [&](unsigned p) {
+    base::run_parallel(executor, partitions, [&](unsigned p) {
       const std::size_t first = kBuckets / partitions * p;
       const std::size_t last = kBuckets / partitions * (p + 1);
       for (std::size_t b = first; b < last; ++b) {
@@ -105,12 +105,14 @@ const LargeVector<std::uint32_t>& sorted_order(std::size_t count, const KeyOf& k
 // The batch sorted by key (changes, or entries to insert); duplicate keys
 // are refused.
 template <class Item>
-base::Status sorted_changes(std::span<const Item> items, unsigned partitions, LargeVector<StateChange>& sorted) {
+base::Status sorted_changes(std::span<const Item> items, unsigned partitions, base::Executor* executor,
+                            SortArrays& arrays, LargeVector<StateChange>& sorted) {
   if (items.size() > kMaxBatch) {
     return base::fail(base::Errc::invalid_argument, "state tree: a batch holds at most 2^28 changes");
   }
   const auto& order =
-      sorted_order(items.size(), [&](std::size_t i) -> const Hash& { return items[i].key; }, partitions);
+      sorted_order(items.size(), [&](std::size_t i) -> const Hash& { return items[i].key; }, partitions, executor,
+                   arrays);
   sorted.clear();
   sorted.reserve(items.size());
   for (std::size_t i = 0; i < order.size(); ++i) {
@@ -140,6 +142,11 @@ Hash key_prefix(const Hash& key, unsigned depth) noexcept {
   return out;
 }
 
+// The parts of a TreeScratch an update uses (TreeScratch::Arrays is
+// complete only further down).
+SortArrays& sort_arrays_of(TreeScratch& scratch);
+LargeVector<StateChange>& sorted_changes_of(TreeScratch& scratch);
+
 // The hashing half of an update or a load: nodes whose hash is stale, by
 // partition, hashed bottom-up level by level in Keccak lanes. Partition p
 // (< partitions) holds the nodes at depth >= bits whose path starts with p;
@@ -148,8 +155,8 @@ class HashSchedule {
  public:
   using MemNode = SparseMerkleTree::MemNode;
 
-  explicit HashSchedule(unsigned partitions)
-      : partitions_(partitions), bits_(partition_bits(partitions)), jobs_(partitions + 1) {}
+  HashSchedule(unsigned partitions, base::Executor* executor)
+      : partitions_(partitions), bits_(partition_bits(partitions)), executor_(executor), jobs_(partitions + 1) {}
 
   void leaf(std::uint32_t node, const Hash& key) { jobs_[partition_of(key, kStateKeyBits)].leaves.push_back(node); }
   void internal(std::uint32_t node, unsigned depth, const Hash& path) {
@@ -160,7 +167,7 @@ class HashSchedule {
     std::size_t total = 0;
     for (const Jobs& jobs : jobs_) total += jobs.leaves.size() + jobs.internal.size();
     if (partitions_ > 1 && total >= kParallelMinimum) {
-      run_parallel(partitions_, [&](unsigned p) { hash_jobs(jobs_[p], nodes, entries); });
+      base::run_parallel(executor_, partitions_, [&](unsigned p) { hash_jobs(jobs_[p], nodes, entries); });
     } else {
       for (unsigned p = 0; p < partitions_; ++p) hash_jobs(jobs_[p], nodes, entries);
     }
@@ -231,6 +238,7 @@ class HashSchedule {
 
   unsigned partitions_;
   unsigned bits_;
+  base::Executor* executor_;
   std::vector<Jobs> jobs_;
 };
 
@@ -243,8 +251,12 @@ class TreeBuilder {
   static constexpr std::uint32_t kNone = SparseMerkleTree::kNone;
 
   TreeBuilder(SparseMerkleTree& tree, const LargeVector<StateChange>& changes, std::uint64_t version,
-              unsigned partitions, bool collect)
-      : tree_(tree), changes_(changes), version_(version), collect_(collect), schedule_(partitions) {
+              unsigned partitions, const UpdateOptions& options)
+      : tree_(tree),
+        changes_(changes),
+        version_(version),
+        collect_(options.collect),
+        schedule_(partitions, options.executor) {
     // Counts of inserts before each change, kept only when some change is a
     // deletion (otherwise every change inserts).
     if (std::any_of(changes.begin(), changes.end(), [](const StateChange& c) { return !c.value_hash; })) {
@@ -264,16 +276,18 @@ class TreeBuilder {
                                                           " does not follow the tree's version " +
                                                           std::to_string(tree.version_));
     }
-    const unsigned partitions = partition_count(options.threads);
-    // Kept per thread from call to call (see state_root).
-    thread_local LargeVector<StateChange> sorted;
-    if (auto status = sorted_changes(batch, partitions, sorted); !status) return base::fail(std::move(status).error());
+    const unsigned partitions = partition_count(options.executor);
+    LargeVector<StateChange>& sorted = sorted_changes_of(tree.scratch_);
+    if (auto status = sorted_changes(batch, partitions, options.executor, sort_arrays_of(tree.scratch_), sorted);
+        !status) {
+      return base::fail(std::move(status).error());
+    }
     if (tree.nodes_.empty()) {
       // From scratch: about 1.44 n internal nodes (random keys) and n leaves.
       tree.nodes_.reserve(sorted.size() * 5 / 2 + 1);
       tree.entries_.reserve(sorted.size());
     }
-    TreeUpdate update = TreeBuilder(tree, sorted, version, partitions, options.collect).run();
+    TreeUpdate update = TreeBuilder(tree, sorted, version, partitions, options).run();
     tree.version_ = version;
     return update;
   }
@@ -471,7 +485,7 @@ class TreeLoader {
   using MemNode = SparseMerkleTree::MemNode;
 
   TreeLoader(SparseMerkleTree& tree, const NodeReader& reader)
-      : tree_(tree), reader_(reader), schedule_(partition_count(0)) {}
+      : tree_(tree), reader_(reader), schedule_(1, nullptr) {}
 
   base::Result<std::uint32_t> load(const ChildRef& ref, unsigned depth, const Hash& path) {
     const NodeKey key{ref.version, static_cast<std::uint16_t>(depth), path};
@@ -536,9 +550,9 @@ class TreeLoader {
 // ---- SparseMerkleTree ------------------------------------------------------------
 
 base::Result<SparseMerkleTree> SparseMerkleTree::from_entries(std::span<const StateEntry> entries,
-                                                             std::uint64_t version, unsigned threads) {
+                                                             std::uint64_t version, base::Executor* executor) {
   SparseMerkleTree tree;
-  auto update = TreeBuilder::apply_batch(tree, entries, version, UpdateOptions{threads, false});
+  auto update = TreeBuilder::apply_batch(tree, entries, version, UpdateOptions{executor, false});
   if (!update) return base::fail(std::move(update).error());
   return tree;
 }
@@ -934,29 +948,48 @@ class RootReducer {
   std::size_t queued_ = 0;
 };
 
-// Arrays of one state_root call, kept by the calling thread for its next.
-struct RootScratch {
+}  // namespace
+
+// The arrays of the batch operations, kept by their owner from call to call.
+struct TreeScratch::Arrays {
+  SortArrays sort;
+  LargeVector<StateChange> sorted_changes;  // an update's batch in key order
+  // state_root:
   LargeVector<Hash> keys;          // sorted
   LargeVector<Hash> leaf_hashes;   // in key order
   LargeVector<std::uint16_t> lcp;  // lcp[i]: common-prefix bits of keys i and i + 1
   std::vector<RootReducer> reducers;
 };
 
-}  // namespace
+TreeScratch::TreeScratch() noexcept = default;
+TreeScratch::~TreeScratch() = default;
+TreeScratch::TreeScratch(TreeScratch&&) noexcept = default;
+TreeScratch& TreeScratch::operator=(TreeScratch&&) noexcept = default;
+void TreeScratch::release() noexcept { arrays_.reset(); }
 
-base::Result<Hash> state_root(std::span<const StateEntry> entries, unsigned threads) {
+TreeScratch::Arrays& TreeScratch::arrays() {
+  if (!arrays_) arrays_ = std::make_unique<Arrays>();
+  return *arrays_;
+}
+
+SortArrays& sort_arrays_of(TreeScratch& scratch) { return scratch.arrays().sort; }
+LargeVector<StateChange>& sorted_changes_of(TreeScratch& scratch) { return scratch.arrays().sorted_changes; }
+
+base::Result<Hash> state_root(std::span<const StateEntry> entries, base::Executor* executor,
+                              TreeScratch* kept) {
   if (entries.size() > kMaxBatch) {
     return base::fail(base::Errc::invalid_argument, "state tree: a batch holds at most 2^28 changes");
   }
   const std::size_t count = entries.size();
-  const unsigned partitions = count < kParallelMinimum ? 1 : partition_count(threads);
+  const unsigned partitions = count < kParallelMinimum ? 1 : partition_count(executor);
   const unsigned bits = partition_bits(partitions);
   // Building touches about 130 bytes per object; on the benchmark VM fresh
-  // pages cost more than a sort, so the arrays are reused.
-  thread_local RootScratch kept;
-  RootScratch& scratch = kept;
-  const auto& order =
-      sorted_order(count, [&](std::size_t i) -> const Hash& { return entries[i].key; }, partitions);
+  // pages cost more than a sort, so a caller that builds roots one after
+  // another keeps the arrays.
+  TreeScratch fresh;
+  TreeScratch::Arrays& scratch = (kept != nullptr ? *kept : fresh).arrays();
+  const auto& order = sorted_order(
+      count, [&](std::size_t i) -> const Hash& { return entries[i].key; }, partitions, executor, scratch.sort);
   scratch.keys.resize(count);
   scratch.leaf_hashes.resize(count);
   scratch.lcp.resize(count);
@@ -965,7 +998,7 @@ base::Result<Hash> state_root(std::span<const StateEntry> entries, unsigned thre
   // Keys in order, leaf hashes and prefix lengths: even slices per thread.
   const unsigned slices = count < kParallelMinimum ? 1 : partitions;
   std::vector<std::size_t> duplicate(slices, count);
-  base::for_slices(count, slices, [&](unsigned slice, std::size_t first, std::size_t last) {
+  base::for_slices(executor, count, slices, [&](unsigned slice, std::size_t first, std::size_t last) {
     std::array<Hash, kHashChunk> values;
     for (std::size_t done = first; done < last; done += kHashChunk) {
       const std::size_t n = std::min(kHashChunk, last - done);
@@ -1001,7 +1034,7 @@ base::Result<Hash> state_root(std::span<const StateEntry> entries, unsigned thre
     bounds[p] = static_cast<std::size_t>(at - scratch.keys.begin());
   }
   std::vector<SubRoot> parts(partitions);
-  run_parallel(partitions, [&](unsigned p) {
+  base::run_parallel(executor, partitions, [&](unsigned p) {
     const std::size_t first = bounds[p];
     parts[p] = scratch.reducers[p].reduce(scratch.keys.data() + first, scratch.leaf_hashes.data() + first, nullptr,
                                           scratch.lcp.data() + first, bounds[p + 1] - first, bits);

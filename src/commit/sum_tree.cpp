@@ -6,7 +6,7 @@
 #include <string>
 
 #include "sion/base/checked.hpp"
-#include "sion/base/parallel.hpp"
+#include "sion/base/executor.hpp"
 #include "sion/crypto/keccak.hpp"
 
 namespace sion::commit {
@@ -52,9 +52,9 @@ void hash_in_lanes(std::size_t begin, std::size_t end, const Fill& fill, const S
 // The same over [0, count) in even slices, one per thread; small levels
 // stay on this thread (a thread costs more than a few hundred hashes).
 template <std::size_t kLen, class Fill, class Store>
-void hash_level(std::size_t count, unsigned threads, const Fill& fill, const Store& store) {
+void hash_level(std::size_t count, base::Executor* executor, const Fill& fill, const Store& store) {
   constexpr std::size_t kParallelMinimum = 2048;
-  base::for_slices(count, count < kParallelMinimum ? 1 : threads,
+  base::for_slices(executor, count, count < kParallelMinimum ? 1 : base::concurrency(executor),
                      [&](unsigned, std::size_t begin, std::size_t end) {
                        hash_in_lanes<kLen>(begin, end, fill, store);
                      });
@@ -76,7 +76,7 @@ std::optional<SumNode> sum_parent(const SumNode& left, const SumNode& right) noe
   return SumNode{crypto::sha3_256(input), *sum};
 }
 
-base::Result<SumTree> SumTree::build(std::span<const SumLeaf> leaves, unsigned threads) {
+base::Result<SumTree> SumTree::build(std::span<const SumLeaf> leaves, base::Executor* executor) {
   // Amounts are unsigned: if the total fits in a u64, every partial sum does.
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < leaves.size(); ++i) {
@@ -89,17 +89,16 @@ base::Result<SumTree> SumTree::build(std::span<const SumLeaf> leaves, unsigned t
   }
   SumTree tree;
   if (leaves.empty()) return tree;
-  threads = base::thread_count(threads);
   detail::LargeVector<SumNode>& bottom = tree.levels_.emplace_back(leaves.size());
   hash_level<kLeafInput>(
-      leaves.size(), threads, [&leaves](std::size_t i, std::uint8_t* input) { fill_leaf(input, leaves[i]); },
+      leaves.size(), executor, [&leaves](std::size_t i, std::uint8_t* input) { fill_leaf(input, leaves[i]); },
       [&leaves, &bottom](std::size_t i, const Hash& digest) { bottom[i] = {digest, leaves[i].amount}; });
   while (tree.levels_.back().size() > 1) {
     const detail::LargeVector<SumNode>& level = tree.levels_.back();
     detail::LargeVector<SumNode> next((level.size() + 1) / 2);
     const auto sum = [&level](std::size_t j) { return level[2 * j].sum + level[2 * j + 1].sum; };
     hash_level<kNodeInput>(
-        level.size() / 2, threads,
+        level.size() / 2, executor,
         [&level, &sum](std::size_t j, std::uint8_t* input) { fill_node(input, level[2 * j], level[2 * j + 1], sum(j)); },
         [&next, &sum](std::size_t j, const Hash& digest) { next[j] = {digest, sum(j)}; });
     if (level.size() % 2 == 1) next.back() = level.back();

@@ -4,7 +4,7 @@
 #include <cassert>
 #include <string>
 
-#include "sion/base/parallel.hpp"
+#include "sion/base/executor.hpp"
 
 namespace sion::da {
 namespace {
@@ -101,23 +101,23 @@ SquareCommitment::SquareCommitment(std::uint32_t k, Levels rows, Levels columns)
       header_{rows_.back(), columns_.back()},
       roots_(header_) {}
 
-SquareCommitment SquareCommitment::compute(const ExtendedSquare& square, unsigned threads) {
+SquareCommitment SquareCommitment::compute(const ExtendedSquare& square, base::Executor* executor) {
   assert(square.complete());
   const std::uint32_t k = square.original_width();
   const std::uint32_t width = square.width();
   const std::size_t shares = square.share_count();
-  const unsigned workers = workers_for(k, threads);
+  const unsigned workers = workers_for(k, executor);
   Levels rows = allocate_levels(width, width);
   Levels columns = allocate_levels(width, width);
 
   // Each share hashed once; rows and columns both use the hash.
-  base::for_slices(shares, workers, [&](unsigned, std::size_t begin, std::size_t end) {
+  base::for_slices(executor, shares, workers, [&](unsigned, std::size_t begin, std::size_t end) {
     std::vector<const std::uint8_t*> inputs(end - begin);
     for (std::size_t i = begin; i < end; ++i) inputs[i - begin] = square.bytes().data() + i * kShareBytes;
     kLineHasher.leaves(inputs.data(), kShareBytes, rows[0].data() + begin, end - begin);
   });
   // Every worker builds the trees of its own rows and columns.
-  base::for_slices(width, workers, [&](unsigned, std::size_t first, std::size_t last) {
+  base::for_slices(executor, width, workers, [&](unsigned, std::size_t first, std::size_t last) {
     for (std::size_t col = first; col < last; ++col) {
       for (std::size_t row = 0; row < width; ++row) columns[0][col * width + row] = rows[0][row * width + col];
     }

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "sion/base/parallel.hpp"
+#include "sion/base/executor.hpp"
 #include "sion/da/reed_solomon.hpp"
 
 namespace sion::da {
@@ -11,12 +11,12 @@ namespace {
 
 // One pass over every line of `axis`: restores each line that lacks some
 // shares and has at least k. Returns how many lines it restored.
-std::size_t restore_lines(ExtendedSquare& square, Axis axis, unsigned workers) {
+std::size_t restore_lines(ExtendedSquare& square, Axis axis, base::Executor* executor, unsigned workers) {
   const std::uint32_t k = square.original_width();
   const std::uint32_t width = square.width();
   const LineCode& code = LineCode::for_width(k);
   std::vector<std::uint8_t> restored(width, 0);
-  base::for_slices(width, workers, [&](unsigned, std::size_t first, std::size_t last) {
+  base::for_slices(executor, width, workers, [&](unsigned, std::size_t first, std::size_t last) {
     LineDecoder decoder(code);  // one per thread: it caches by pattern
     std::vector<std::uint8_t*> line(width);
     std::vector<std::uint8_t> known(width);
@@ -46,7 +46,7 @@ std::size_t restore_lines(ExtendedSquare& square, Axis axis, unsigned workers) {
 
 }  // namespace
 
-base::Status repair(ExtendedSquare& square, const AvailabilityHeader& header, unsigned threads) {
+base::Status repair(ExtendedSquare& square, const AvailabilityHeader& header, base::Executor* executor) {
   const std::uint32_t k = square.original_width();
   if (header.row_roots.size() != 2 * std::size_t{k} || header.column_roots.size() != 2 * std::size_t{k}) {
     return base::fail(base::Errc::invalid_argument,
@@ -54,12 +54,12 @@ base::Status repair(ExtendedSquare& square, const AvailabilityHeader& header, un
                           std::to_string(header.column_roots.size()) + " column roots; a square of width " +
                           std::to_string(2 * k) + " needs " + std::to_string(2 * k) + " of each");
   }
-  const unsigned workers = workers_for(k, threads);
+  const unsigned workers = workers_for(k, executor);
   std::size_t rounds = 0;
   while (!square.complete()) {
     ++rounds;
-    const std::size_t rows = restore_lines(square, Axis::row, workers);
-    const std::size_t columns = square.complete() ? 0 : restore_lines(square, Axis::column, workers);
+    const std::size_t rows = restore_lines(square, Axis::row, executor, workers);
+    const std::size_t columns = square.complete() ? 0 : restore_lines(square, Axis::column, executor, workers);
     if (rows + columns == 0) {
       return base::fail(base::Errc::invalid_argument,
                         "not enough shares to repair the square: " + std::to_string(square.missing()) + " of " +
@@ -68,7 +68,7 @@ base::Status repair(ExtendedSquare& square, const AvailabilityHeader& header, un
                             std::to_string(k) + " shares that restore it");
     }
   }
-  const SquareCommitment rebuilt = SquareCommitment::compute(square, threads);
+  const SquareCommitment rebuilt = SquareCommitment::compute(square, executor);
   for (const Axis axis : {Axis::row, Axis::column}) {
     for (std::uint32_t l = 0; l < square.width(); ++l) {
       if (rebuilt.line_root(axis, l) == header.line_root(axis, l)) continue;

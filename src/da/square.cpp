@@ -10,7 +10,6 @@
 #include <new>
 #include <string>
 
-#include "sion/base/parallel.hpp"
 #include "sion/da/reed_solomon.hpp"
 
 namespace sion::da {
@@ -24,8 +23,8 @@ base::Status check_original_width(std::uint64_t k, const char* what, base::Errc 
   return {};
 }
 
-unsigned workers_for(std::uint32_t k, unsigned threads) noexcept {
-  return k < 32 ? 1U : std::min(base::thread_count(threads), k);
+unsigned workers_for(std::uint32_t k, const base::Executor* executor) noexcept {
+  return k < 32 ? 1U : std::min(base::concurrency(executor), k);
 }
 
 base::Result<std::uint32_t> original_width_for(std::size_t data_bytes) {
@@ -40,6 +39,32 @@ base::Result<std::uint32_t> original_width_for(std::size_t data_bytes) {
   return k;
 }
 
+SquarePool::~SquarePool() {
+  for (const Block& block : blocks_) std::free(block.memory);
+}
+
+void* SquarePool::take(std::size_t rounded) {
+  const std::lock_guard lock(mutex_);
+  for (auto it = blocks_.begin(); it != blocks_.end(); ++it) {
+    if (it->rounded != rounded) continue;
+    void* memory = it->memory;
+    blocks_.erase(it);
+    return memory;
+  }
+  return nullptr;
+}
+
+void SquarePool::give(void* memory, std::size_t rounded) {
+  {
+    const std::lock_guard lock(mutex_);
+    if (blocks_.size() < kKept) {
+      blocks_.push_back({memory, rounded});
+      return;
+    }
+  }
+  std::free(memory);
+}
+
 namespace detail {
 
 namespace {
@@ -48,66 +73,21 @@ constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
 std::size_t huge_rounded(std::size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
 
-// Large squares freed are kept, at most two, for the next square of the
-// same size: a node extends one Pulse after another, and fresh memory costs
-// a fault per page and the kernel's zeroing of every byte (7% of extending
-// 2 MiB). At most 64 MiB is kept.
-class Spares {
- public:
-  ~Spares() {
-    for (const Block& block : blocks_) std::free(block.memory);
-  }
-  void* take(std::size_t rounded) {
-    const std::lock_guard lock(mutex_);
-    for (auto it = blocks_.begin(); it != blocks_.end(); ++it) {
-      if (it->rounded != rounded) continue;
-      void* memory = it->memory;
-      blocks_.erase(it);
-      return memory;
-    }
-    return nullptr;
-  }
-  void give(void* memory, std::size_t rounded) {
-    {
-      const std::lock_guard lock(mutex_);
-      if (blocks_.size() < kKept) {
-        blocks_.push_back({memory, rounded});
-        return;
-      }
-    }
-    std::free(memory);
-  }
-
- private:
-  static constexpr std::size_t kKept = 2;
-  struct Block {
-    void* memory;
-    std::size_t rounded;
-  };
-  std::mutex mutex_;
-  std::vector<Block> blocks_;
-};
-
-Spares& spares() {
-  static Spares instance;
-  return instance;
-}
-
 }  // namespace
 
 void SquareMemory::Free::operator()(std::uint8_t* p) const noexcept {
-  if (bytes >= kHugePage) {
-    spares().give(p, huge_rounded(bytes));
+  if (bytes >= kHugePage && pool != nullptr) {
+    pool->give(p, huge_rounded(bytes));
   } else {
     std::free(p);
   }
 }
 
-SquareMemory::SquareMemory(std::size_t bytes) : data_(nullptr, Free{bytes}), size_(bytes) {
+SquareMemory::SquareMemory(std::size_t bytes, SquarePool* pool) : data_(nullptr, Free{bytes, pool}), size_(bytes) {
   void* p = nullptr;
   if (bytes >= kHugePage) {
     const std::size_t rounded = huge_rounded(bytes);
-    p = spares().take(rounded);
+    p = pool != nullptr ? pool->take(rounded) : nullptr;
     if (p == nullptr) {
       p = std::aligned_alloc(kHugePage, rounded);
       // Advice only: without huge pages the memory is the same, just
@@ -121,7 +101,7 @@ SquareMemory::SquareMemory(std::size_t bytes) : data_(nullptr, Free{bytes}), siz
   data_.reset(static_cast<std::uint8_t*>(p));
 }
 
-SquareMemory::SquareMemory(const SquareMemory& other) : SquareMemory(other.size_) {
+SquareMemory::SquareMemory(const SquareMemory& other) : SquareMemory(other.size_, other.data_.get_deleter().pool) {
   std::memcpy(data(), other.data(), size_);
 }
 
@@ -134,11 +114,12 @@ SquareMemory& SquareMemory::operator=(const SquareMemory& other) {
 
 // Shares are left unwritten: the factories write every byte (data and
 // padding into Q0, the code into the rest; zeros for an empty square).
-ExtendedSquare::ExtendedSquare(std::uint32_t k)
-    : k_(k), shares_(std::size_t{4} * k * k * kShareBytes), present_(std::size_t{4} * k * k, 1) {}
+ExtendedSquare::ExtendedSquare(std::uint32_t k, SquarePool* pool)
+    : k_(k), shares_(std::size_t{4} * k * k * kShareBytes, pool), present_(std::size_t{4} * k * k, 1) {}
 
-ExtendedSquare ExtendedSquare::laid_out(std::uint32_t k, base::ByteView data, unsigned threads) {
-  ExtendedSquare square(k);
+ExtendedSquare ExtendedSquare::laid_out(std::uint32_t k, base::ByteView data, base::Executor* executor,
+                                        SquarePool* pool) {
+  ExtendedSquare square(k, pool);
   // Q0's rows are the first k * 512 bytes of each 2k * 512-byte row.
   const std::size_t row_bytes = std::size_t{k} * kShareBytes;
   for (std::uint32_t row = 0; row < k; ++row) {
@@ -147,17 +128,19 @@ ExtendedSquare ExtendedSquare::laid_out(std::uint32_t k, base::ByteView data, un
     if (n != 0) std::memcpy(square.share_data(row, 0), data.data() + offset, n);  // data.data() may be null
     std::memset(square.share_data(row, 0) + n, 0, row_bytes - n);
   }
-  square.extend(threads);
+  square.extend(executor);
   return square;
 }
 
-base::Result<ExtendedSquare> ExtendedSquare::from_data(base::ByteView data, unsigned threads) {
+base::Result<ExtendedSquare> ExtendedSquare::from_data(base::ByteView data, base::Executor* executor,
+                                                       SquarePool* pool) {
   auto k = original_width_for(data.size());
   if (!k) return base::fail(std::move(k).error());
-  return laid_out(*k, data, threads);
+  return laid_out(*k, data, executor, pool);
 }
 
-base::Result<ExtendedSquare> ExtendedSquare::from_original(std::uint32_t k, base::ByteView shares, unsigned threads) {
+base::Result<ExtendedSquare> ExtendedSquare::from_original(std::uint32_t k, base::ByteView shares,
+                                                           base::Executor* executor, SquarePool* pool) {
   if (auto ok = check_original_width(k); !ok) return base::fail(std::move(ok).error());
   const std::size_t expected = std::size_t{k} * k * kShareBytes;
   if (shares.size() != expected) {
@@ -166,25 +149,25 @@ base::Result<ExtendedSquare> ExtendedSquare::from_original(std::uint32_t k, base
                                                         std::to_string(expected) + " bytes, not " +
                                                         std::to_string(shares.size()));
   }
-  return laid_out(k, shares, threads);
+  return laid_out(k, shares, executor, pool);
 }
 
-base::Result<ExtendedSquare> ExtendedSquare::empty(std::uint32_t k) {
+base::Result<ExtendedSquare> ExtendedSquare::empty(std::uint32_t k, SquarePool* pool) {
   if (auto ok = check_original_width(k); !ok) return base::fail(std::move(ok).error());
-  ExtendedSquare square(k);
+  ExtendedSquare square(k, pool);
   std::memset(square.shares_.data(), 0, square.shares_.size());
   std::fill(square.present_.begin(), square.present_.end(), 0);
   square.missing_ = square.share_count();
   return square;
 }
 
-void ExtendedSquare::extend(unsigned threads) {
+void ExtendedSquare::extend(base::Executor* executor) {
   const LineCode& code = LineCode::for_width(k_);
   const std::uint32_t k = k_;
-  const unsigned workers = workers_for(k, threads);
+  const unsigned workers = workers_for(k, executor);
   // Rows of Q0 -> Q1: one call per row, its k data shares to its k parity
   // shares.
-  base::for_slices(k, workers, [&](unsigned, std::size_t begin, std::size_t end) {
+  base::for_slices(executor, k, workers, [&](unsigned, std::size_t begin, std::size_t end) {
     std::vector<const std::uint8_t*> data(k);
     std::vector<std::uint8_t*> parity(k);
     for (std::size_t row = begin; row < end; ++row) {
@@ -207,7 +190,7 @@ void ExtendedSquare::extend(unsigned threads) {
   const std::size_t row_bytes = std::size_t{width()} * kShareBytes;
   const std::size_t band = std::clamp<std::size_t>((std::size_t{64} << 10) / k, kShareBytes, row_bytes);
   const std::size_t bands = row_bytes / band;
-  base::for_slices(bands, workers, [&](unsigned, std::size_t begin, std::size_t end) {
+  base::for_slices(executor, bands, workers, [&](unsigned, std::size_t begin, std::size_t end) {
     std::vector<std::uint8_t> buffer(std::size_t{k} * band);
     std::vector<const std::uint8_t*> data(k);
     std::vector<std::uint8_t*> parity(k);

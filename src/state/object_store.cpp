@@ -294,7 +294,7 @@ base::Result<std::uint64_t> ObjectStore::apply(std::span<const ObjectWrite> writ
   const std::vector<commit::StateChange> changes = changes_from(writes, views);
 
   commit::UpdateOptions update_options;
-  update_options.threads = impl_->options.threads;
+  update_options.executor = impl_->options.executor;
   update_options.collect = true;
   auto update = impl_->tree.update(changes, version, update_options);
   if (!update) return base::fail(std::move(update).error());  // duplicate ids; the tree is unchanged

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sion/base/executor.hpp"
 #include "sion/crypto/keccak.hpp"
 
 #include "key_sets.hpp"
@@ -104,7 +105,8 @@ TEST(StateTree, RootFromScratchMatchesReferenceOnEveryThreadCount) {
       const auto entries = make_entries(kind, size, 17 + size);
       const Hash expected = ref_root(entries);
       for (unsigned threads : {1u, 2u, 3u, 4u, 8u}) {
-        EXPECT_EQ(state_root(entries, threads).value(), expected)
+        base::Executor executor(threads);
+        EXPECT_EQ(state_root(entries, &executor).value(), expected)
             << "kind " << static_cast<int>(kind) << " size " << size << " threads " << threads;
       }
     }
@@ -122,7 +124,10 @@ TEST(StateTree, RootFromScratchWithFewKeysInSomePartitions) {
   alone.key[0] = 0x61;  // partition 3 of 8
   entries.push_back(alone);
   const Hash expected = ref_root(entries);
-  for (unsigned threads : {1u, 2u, 4u, 8u}) EXPECT_EQ(state_root(entries, threads).value(), expected);
+  for (unsigned threads : {1u, 2u, 4u, 8u}) {
+    base::Executor executor(threads);
+    EXPECT_EQ(state_root(entries, &executor).value(), expected);
+  }
 }
 
 TEST(StateTree, RootFromScratchRefusesDuplicateKeys) {
@@ -130,7 +135,8 @@ TEST(StateTree, RootFromScratchRefusesDuplicateKeys) {
     auto entries = make_entries(Keys::random, size, 23);
     entries.push_back({entries[size / 2].key, Hash{}});
     for (unsigned threads : {1u, 2u}) {
-      auto root = state_root(entries, threads);
+      base::Executor executor(threads);
+      auto root = state_root(entries, &executor);
       ASSERT_FALSE(root.ok());
       EXPECT_NE(root.error().reason.find("appears twice"), std::string::npos) << root.error().reason;
     }
@@ -239,9 +245,11 @@ TEST(StateTree, RejectsDuplicateKeysAndOldVersions) {
 
 TEST(StateTree, ParallelMatchesOneThread) {
   const auto entries = make_entries(Keys::random, 30000, 8);
-  auto one = SparseMerkleTree::from_entries(entries, 1, 1).value();
-  auto two = SparseMerkleTree::from_entries(entries, 1, 2).value();
-  auto eight = SparseMerkleTree::from_entries(entries, 1, 8).value();
+  base::Executor two_threads(2);
+  base::Executor eight_threads(8);
+  auto one = SparseMerkleTree::from_entries(entries, 1).value();
+  auto two = SparseMerkleTree::from_entries(entries, 1, &two_threads).value();
+  auto eight = SparseMerkleTree::from_entries(entries, 1, &eight_threads).value();
   EXPECT_EQ(one.root_hash(), two.root_hash());
   EXPECT_EQ(one.root_hash(), eight.root_hash());
   EXPECT_EQ(one.root_hash(), ref_root(entries));
@@ -251,9 +259,9 @@ TEST(StateTree, ParallelMatchesOneThread) {
     changes.push_back({i % 3 == 0 ? random_hash(rng) : entries[i * 4].key,
                        i % 3 == 1 ? std::nullopt : std::optional<Hash>(random_hash(rng))});
   }
-  ASSERT_TRUE(one.update(changes, 2, {1, false}).ok());
-  ASSERT_TRUE(two.update(changes, 2, {2, false}).ok());
-  ASSERT_TRUE(eight.update(changes, 2, {8, false}).ok());
+  ASSERT_TRUE(one.update(changes, 2, {nullptr, false}).ok());
+  ASSERT_TRUE(two.update(changes, 2, {&two_threads, false}).ok());
+  ASSERT_TRUE(eight.update(changes, 2, {&eight_threads, false}).ok());
   EXPECT_EQ(one.root_hash(), two.root_hash());
   EXPECT_EQ(one.root_hash(), eight.root_hash());
 }

@@ -6,6 +6,7 @@
 #include <random>
 #include <string>
 
+#include "sion/base/executor.hpp"
 #include "sion/commit/batch_root.hpp"
 #include "sion/crypto/keccak.hpp"
 #include "tree_reference.hpp"
@@ -78,9 +79,10 @@ TEST(SumTree, ThreadsChangeNothing) {
       leaves[i].hash = crypto::sha3_256(base::Bytes{static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(i >> 8)});
       leaves[i].amount = i * 1000003u;
     }
-    const SumTree one = SumTree::build(leaves, 1).value();
+    const SumTree one = SumTree::build(leaves).value();
     for (unsigned threads : {2u, 3u, 8u}) {
-      const SumTree many = SumTree::build(leaves, threads).value();
+      base::Executor executor(threads);
+      const SumTree many = SumTree::build(leaves, &executor).value();
       EXPECT_EQ(many.root(), one.root()) << n << " " << threads;
       for (std::uint64_t i : {std::uint64_t{0}, std::uint64_t{n / 2}, std::uint64_t{n - 1}}) {
         EXPECT_EQ(many.prove(i)->path, one.prove(i)->path) << n << " " << threads << " " << i;

@@ -50,9 +50,11 @@ TEST(Commitment, RootsAreTheSpecifiedTrees) {
 
 TEST(Commitment, ThreadsDoNotChangeTheRoots) {
   const ExtendedSquare square = testing::random_square(32, 4);
-  const SquareCommitment one = SquareCommitment::compute(square, 1);
-  const SquareCommitment two = SquareCommitment::compute(square, 2);
-  const SquareCommitment five = SquareCommitment::compute(square, 5);
+  base::Executor two_threads(2);
+  base::Executor five_threads(5);
+  const SquareCommitment one = SquareCommitment::compute(square);
+  const SquareCommitment two = SquareCommitment::compute(square, &two_threads);
+  const SquareCommitment five = SquareCommitment::compute(square, &five_threads);
   EXPECT_EQ(one.header(), two.header());
   EXPECT_EQ(one.header(), five.header());
   EXPECT_EQ(one.data_root(), two.data_root());

@@ -28,10 +28,11 @@ TEST(Repair, FromTheThreeParityQuadrants) {
     const ExtendedSquare original = testing::random_square(k, k);
     const SquareCommitment commitment = SquareCommitment::compute(original);
     for (const unsigned threads : {1U, 2U}) {
+      base::Executor executor(threads);
       ExtendedSquare received = original;
       erase_block(received, 0, 0, k, k);
       EXPECT_EQ(received.missing(), std::size_t{k} * k);
-      ASSERT_TRUE(repair(received, commitment.header(), threads)) << reason(repair(received, commitment.header()));
+      ASSERT_TRUE(repair(received, commitment.header(), &executor)) << reason(repair(received, commitment.header()));
       EXPECT_TRUE(received.complete());
       EXPECT_TRUE(same_shares(received, original));
     }
@@ -73,7 +74,8 @@ TEST(Repair, RandomHalvesOfTheSquare) {
         if (rng() % 2 == 0) received.erase(r, c);
       }
     }
-    ASSERT_TRUE(repair(received, commitment.header(), 2)) << reason(repair(received, commitment.header()));
+    base::Executor executor(2);
+    ASSERT_TRUE(repair(received, commitment.header(), &executor)) << reason(repair(received, commitment.header()));
     EXPECT_TRUE(same_shares(received, original));
   }
 }

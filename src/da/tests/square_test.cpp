@@ -115,9 +115,11 @@ TEST(Square, ParityFollowsTheCauchyFormulaAndQ3IsTheSameBothWays) {
 
 TEST(Square, ThreadsDoNotChangeTheSquare) {
   const base::Bytes data = random_bytes(300'000, 7);
-  auto one = ExtendedSquare::from_data(data, 1);
-  auto two = ExtendedSquare::from_data(data, 2);
-  auto three = ExtendedSquare::from_data(data, 3);
+  base::Executor two_threads(2);
+  base::Executor three_threads(3);
+  auto one = ExtendedSquare::from_data(data);
+  auto two = ExtendedSquare::from_data(data, &two_threads);
+  auto three = ExtendedSquare::from_data(data, &three_threads);
   ASSERT_TRUE(one && two && three);
   EXPECT_EQ(one->original_width(), 32U);
   EXPECT_TRUE(std::equal(one->bytes().begin(), one->bytes().end(), two->bytes().begin()));
@@ -128,22 +130,44 @@ TEST(Square, ThreadsDoNotChangeTheSquare) {
 // written again. Zero data extends to an all-zero square (the code is
 // linear), after a random square of the same size has been freed.
 TEST(Square, ReusedMemoryIsFullyRewritten) {
+  base::Executor executor(2);
+  SquarePool pool;
   for (const std::size_t bytes : {std::size_t{256} << 10, std::size_t{2048} << 10}) {
     for (int round = 0; round < 3; ++round) {
-      { auto noise = ExtendedSquare::from_data(random_bytes(bytes, 5), 2); }
-      auto zeros = ExtendedSquare::from_data(base::Bytes(bytes - 1000, 0), 2);
+      { auto noise = ExtendedSquare::from_data(random_bytes(bytes, 5), &executor, &pool); }
+      auto zeros = ExtendedSquare::from_data(base::Bytes(bytes - 1000, 0), &executor, &pool);
       ASSERT_TRUE(zeros);
       EXPECT_TRUE(std::all_of(zeros->bytes().begin(), zeros->bytes().end(), [](std::uint8_t b) { return b == 0; }));
-      { auto noise = ExtendedSquare::from_data(random_bytes(bytes, 6)); }
-      auto empty = ExtendedSquare::empty(*original_width_for(bytes));
+      { auto noise = ExtendedSquare::from_data(random_bytes(bytes, 6), nullptr, &pool); }
+      auto empty = ExtendedSquare::empty(*original_width_for(bytes), &pool);
       EXPECT_TRUE(std::all_of(empty->bytes().begin(), empty->bytes().end(), [](std::uint8_t b) { return b == 0; }));
     }
   }
 }
 
+// A pool hands a freed block to the next square of its size drawn from it.
+TEST(Square, PoolReusesFreedSquares) {
+  SquarePool pool;
+  const base::Bytes data = random_bytes(std::size_t{2048} << 10, 3);  // 8 MiB extended: huge-page sized
+  const std::uint8_t* first = nullptr;
+  {
+    auto square = ExtendedSquare::from_data(data, nullptr, &pool);
+    ASSERT_TRUE(square);
+    first = square->bytes().data();
+  }
+  // Had the block gone back to malloc, this square would likely get it.
+  auto without = ExtendedSquare::from_data(data);
+  ASSERT_TRUE(without);
+  EXPECT_NE(without->bytes().data(), first);
+  auto again = ExtendedSquare::from_data(data, nullptr, &pool);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->bytes().data(), first);
+}
+
 TEST(Square, LargestSquareExtends) {
+  base::Executor executor(2);
   const base::Bytes data = random_bytes(kMaxDataBytes, 9);
-  auto square = ExtendedSquare::from_data(data, 2);
+  auto square = ExtendedSquare::from_data(data, &executor);
   ASSERT_TRUE(square);
   EXPECT_EQ(square->width(), 256U);
   // Spot-check Q3's last share against the code applied to Q2's last row.

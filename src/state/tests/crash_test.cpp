@@ -26,7 +26,7 @@ namespace {
 commit::Hash root_of(const std::map<ObjectId, Object>& model) {
   std::vector<commit::StateEntry> entries;
   for (const auto& [id, object] : model) entries.push_back({id, object_hash(object)});
-  auto root = commit::state_root(entries, 1);
+  auto root = commit::state_root(entries);
   EXPECT_TRUE(root.ok());
   return *root;
 }

@@ -32,7 +32,7 @@ using Model = std::map<ObjectId, Object>;
 commit::Hash model_root(const Model& model) {
   std::vector<commit::StateEntry> entries;
   for (const auto& [id, object] : model) entries.push_back({id, object_hash(object)});
-  auto root = commit::state_root(entries, 1);
+  auto root = commit::state_root(entries);
   EXPECT_TRUE(root.ok());
   return *root;
 }
@@ -217,7 +217,7 @@ TEST(ObjectStore, PruningBoundsTheNodesKept) {
   // versions keep at most two such trees.
   std::vector<commit::StateEntry> entries;
   for (std::uint64_t n = 0; n < 50; ++n) entries.push_back({id_of(n), object_hash(object_of(n, 40))});
-  auto tree = commit::SparseMerkleTree::from_entries(entries, 1, 1);
+  auto tree = commit::SparseMerkleTree::from_entries(entries, 1);
   ASSERT_TRUE(tree.ok());
   const std::size_t one_version = tree->all_nodes().new_nodes.size();
   EXPECT_LE(nodes_after_first, 2 * one_version);

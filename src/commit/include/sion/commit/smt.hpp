@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -28,6 +29,7 @@
 #include <variant>
 #include <vector>
 
+#include "sion/base/executor.hpp"
 #include "sion/base/result.hpp"
 #include "sion/codec/codec.hpp"
 #include "sion/commit/detail/large_allocator.hpp"
@@ -115,8 +117,31 @@ struct TreeUpdate {
 };
 
 struct UpdateOptions {
-  unsigned threads = 0;  // 0: one per hardware thread (at most 8)
-  bool collect = false;  // fill TreeUpdate::new_nodes and stale_nodes
+  base::Executor* executor = nullptr;  // hashing and sorting on it (at most 8 tasks); nullptr: this thread
+  bool collect = false;                // fill TreeUpdate::new_nodes and stale_nodes
+};
+
+// Arrays that batch operations (an update, state_root) sort and hash in:
+// tens of megabytes for a million objects, and fresh pages cost more than
+// the sort, so whoever builds trees one after another keeps one of these.
+// A copy starts empty: scratch is not state.
+class TreeScratch {
+ public:
+  TreeScratch() noexcept;
+  ~TreeScratch();
+  TreeScratch(const TreeScratch&) noexcept : TreeScratch() {}
+  TreeScratch& operator=(const TreeScratch&) noexcept { return *this; }
+  TreeScratch(TreeScratch&&) noexcept;
+  TreeScratch& operator=(TreeScratch&&) noexcept;
+
+  // Frees the arrays.
+  void release() noexcept;
+
+  struct Arrays;
+  Arrays& arrays();
+
+ private:
+  std::unique_ptr<Arrays> arrays_;
 };
 
 // ---- The tree in memory ----------------------------------------------------------
@@ -128,7 +153,8 @@ class SparseMerkleTree {
 
   // The tree holding `entries` (keys distinct, any order) at `version`.
   static base::Result<SparseMerkleTree> from_entries(std::span<const StateEntry> entries,
-                                                     std::uint64_t version = 1, unsigned threads = 0);
+                                                     std::uint64_t version = 1,
+                                                     base::Executor* executor = nullptr);
 
   // Reads the whole tree of a stored root (nullopt: the empty tree) and
   // checks it: structure, and the recomputed root against root->hash.
@@ -193,11 +219,14 @@ class SparseMerkleTree {
   std::uint32_t root_ = kNone;
   std::uint64_t version_ = 0;
   std::size_t size_ = 0;
+  TreeScratch scratch_;  // an update's sorted batch, kept for the next
 };
 
 // The root of a set of objects (keys distinct, any order), without keeping
-// the tree. Each thread keeps the arrays of its last call for the next one.
-base::Result<Hash> state_root(std::span<const StateEntry> entries, unsigned threads = 0);
+// the tree, on `executor` (nullptr: this thread). The arrays come from
+// `scratch` when given (kept for the next call), else are freed on return.
+base::Result<Hash> state_root(std::span<const StateEntry> entries, base::Executor* executor = nullptr,
+                              TreeScratch* scratch = nullptr);
 
 // The proof for `key` read from stored nodes under `root`.
 base::Result<StateProof> prove_stored(const NodeReader& reader, const std::optional<ChildRef>& root,

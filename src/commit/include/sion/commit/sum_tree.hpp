@@ -16,6 +16,7 @@
 #include <tuple>
 #include <vector>
 
+#include "sion/base/executor.hpp"
 #include "sion/base/result.hpp"
 #include "sion/codec/codec.hpp"
 #include "sion/commit/detail/large_allocator.hpp"
@@ -63,8 +64,8 @@ std::optional<SumNode> sum_parent(const SumNode& left, const SumNode& right) noe
 class SumTree {
  public:
   // Refuses leaves whose amounts add past 2^64 - 1. Levels are hashed in
-  // SIMD Keccak lanes, split over `threads` (0: one per core).
-  static base::Result<SumTree> build(std::span<const SumLeaf> leaves, unsigned threads = 1);
+  // SIMD Keccak lanes, split over `executor` (nullptr: this thread).
+  static base::Result<SumTree> build(std::span<const SumLeaf> leaves, base::Executor* executor = nullptr);
 
   std::uint64_t size() const noexcept { return levels_.empty() ? 0 : levels_[0].size(); }
   // (SHA3-256() of no input, 0) for no leaves.

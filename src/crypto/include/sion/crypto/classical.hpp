@@ -1,6 +1,6 @@
 #pragma once
 // The classical signature schemes, for composite bundles and legacy account
-// kinds (DESIGN.md, principle 1): Ed25519 (RFC 8032, pure), ECDSA over P-256
+// kinds (docs/architecture.md, "Principles", 1): Ed25519 (RFC 8032, pure), ECDSA over P-256
 // with SHA-256 (FIPS 186-5, Sec. 6) and ECDSA over secp256k1 with SHA-256
 // (SEC 1 v2, Sec. 4.1; SEC 2, Sec. 2.4.1). Ed25519 and P-256 run on OpenSSL
 // 3.0's EVP interface, secp256k1 on libsecp256k1.

@@ -1,5 +1,5 @@
 #pragma once
-// Verify units (the Qanum seed's method): what checking one signature of a
+// Verify units (docs/crypto.md, "Verify units"): what checking one signature of a
 // scheme costs, relative to ML-DSA-44 verify = 100. Pulse budgets limit the
 // sum of a Pulse's verify units, so an expensive scheme pays for its cost in
 // block space and fees instead of stretching block time.

@@ -108,8 +108,8 @@ class DataRootTree {
 // All trees of a complete square, kept for proving.
 class SquareCommitment {
  public:
-  // The square must be complete. threads: 0 = one per core.
-  static SquareCommitment compute(const ExtendedSquare& square, unsigned threads = 1);
+  // The square must be complete. On `executor` (nullptr: this thread).
+  static SquareCommitment compute(const ExtendedSquare& square, base::Executor* executor = nullptr);
 
   std::uint32_t original_width() const noexcept { return k_; }
   const AvailabilityHeader& header() const noexcept { return header_; }

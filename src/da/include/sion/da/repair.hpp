@@ -20,7 +20,7 @@ namespace sion::da {
 //    well-encoded square under this header. prove_bad_encoding() on the
 //    rebuilt square proves it when k lines across the bad one still match
 //    their roots; a node holding too few shares may not be able to.
-// threads: 0 = one per core.
-base::Status repair(ExtendedSquare& square, const AvailabilityHeader& header, unsigned threads = 1);
+// On `executor` (nullptr: this thread).
+base::Status repair(ExtendedSquare& square, const AvailabilityHeader& header, base::Executor* executor = nullptr);
 
 }  // namespace sion::da

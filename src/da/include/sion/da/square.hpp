@@ -13,9 +13,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "sion/base/bytes.hpp"
+#include "sion/base/executor.hpp"
 #include "sion/base/result.hpp"
 
 namespace sion::da {
@@ -36,10 +38,40 @@ base::Result<std::uint32_t> original_width_for(std::size_t data_bytes);
 base::Status check_original_width(std::uint64_t k, const char* what = "square width",
                                   base::Errc code = base::Errc::invalid_argument);
 
-// The threads worth starting for a square of original width k, given
-// `threads` (0 = one per core): below k = 32 (256 KiB) the work is less
-// than starting a thread costs.
-unsigned workers_for(std::uint32_t k, unsigned threads) noexcept;
+// The tasks worth splitting a square of original width k into on
+// `executor`: below k = 32 (256 KiB) the work is less than handing it out
+// costs.
+unsigned workers_for(std::uint32_t k, const base::Executor* executor) noexcept;
+
+namespace detail {
+class SquareMemory;
+}  // namespace detail
+
+// Freed large squares, kept for the next square of the same size: a node
+// extends one Pulse after another, and fresh memory costs a fault per page
+// and the kernel's zeroing of every byte (7% of extending 2 MiB). Its owner
+// passes it to the factories below and keeps it alive longer than every
+// square drawn from it. At most two blocks (64 MiB) are kept; thread-safe.
+class SquarePool {
+ public:
+  SquarePool() = default;
+  ~SquarePool();
+  SquarePool(const SquarePool&) = delete;
+  SquarePool& operator=(const SquarePool&) = delete;
+
+ private:
+  friend class detail::SquareMemory;
+  void* take(std::size_t rounded);
+  void give(void* memory, std::size_t rounded);
+
+  static constexpr std::size_t kKept = 2;
+  struct Block {
+    void* memory;
+    std::size_t rounded;
+  };
+  std::mutex mutex_;
+  std::vector<Block> blocks_;
+};
 
 namespace detail {
 
@@ -47,11 +79,11 @@ namespace detail {
 // before it is read), 2 MiB-aligned and advised to the kernel as huge-page
 // backed (madvise(MADV_HUGEPAGE)) when 2 MiB or more: a fresh 32 MiB square
 // would otherwise take 8192 page faults and a zeroing pass before the
-// encoder writes it. Up to two freed large blocks are kept for reuse.
-// Copies copy the bytes.
+// encoder writes it. Large blocks come from, and return to, `pool` when
+// one is given. Copies copy the bytes (into memory of the same pool).
 class SquareMemory {
  public:
-  explicit SquareMemory(std::size_t bytes);
+  explicit SquareMemory(std::size_t bytes, SquarePool* pool = nullptr);
   SquareMemory(const SquareMemory& other);
   SquareMemory& operator=(const SquareMemory& other);
   SquareMemory(SquareMemory&&) noexcept = default;
@@ -65,7 +97,8 @@ class SquareMemory {
  private:
   struct Free {
     std::size_t bytes = 0;
-    void operator()(std::uint8_t* p) const noexcept;  // frees, or keeps for reuse
+    SquarePool* pool = nullptr;
+    void operator()(std::uint8_t* p) const noexcept;  // frees, or gives back to the pool
   };
   std::unique_ptr<std::uint8_t[], Free> data_;
   std::size_t size_ = 0;
@@ -96,13 +129,16 @@ constexpr Coordinate on_line(Axis axis, std::uint32_t line, std::uint32_t positi
 // received or repaired); a complete square has them all.
 class ExtendedSquare {
  public:
-  // Lays `data` out in the smallest square that holds it and extends it.
-  // threads: 0 = one per core. invalid_argument for data over 8 MiB.
-  static base::Result<ExtendedSquare> from_data(base::ByteView data, unsigned threads = 1);
+  // Lays `data` out in the smallest square that holds it and extends it, on
+  // `executor` (nullptr: this thread), in memory from `pool` if given.
+  // invalid_argument for data over 8 MiB.
+  static base::Result<ExtendedSquare> from_data(base::ByteView data, base::Executor* executor = nullptr,
+                                                SquarePool* pool = nullptr);
   // The original k x k shares, row-major (k * k * 512 bytes), extended.
-  static base::Result<ExtendedSquare> from_original(std::uint32_t k, base::ByteView shares, unsigned threads = 1);
+  static base::Result<ExtendedSquare> from_original(std::uint32_t k, base::ByteView shares,
+                                                    base::Executor* executor = nullptr, SquarePool* pool = nullptr);
   // A 2k x 2k square with every share missing, to fill with set_share().
-  static base::Result<ExtendedSquare> empty(std::uint32_t k);
+  static base::Result<ExtendedSquare> empty(std::uint32_t k, SquarePool* pool = nullptr);
 
   std::uint32_t original_width() const noexcept { return k_; }
   std::uint32_t width() const noexcept { return 2 * k_; }
@@ -138,11 +174,11 @@ class ExtendedSquare {
   base::Bytes original() const;
 
  private:
-  explicit ExtendedSquare(std::uint32_t k);
+  explicit ExtendedSquare(std::uint32_t k, SquarePool* pool = nullptr);
   // `data` (at most k * k * 512 bytes) into Q0 row by row, zeros after it,
   // then extended.
-  static ExtendedSquare laid_out(std::uint32_t k, base::ByteView data, unsigned threads);
-  void extend(unsigned threads);
+  static ExtendedSquare laid_out(std::uint32_t k, base::ByteView data, base::Executor* executor, SquarePool* pool);
+  void extend(base::Executor* executor);
 
   std::uint32_t k_ = 0;
   detail::SquareMemory shares_;

@@ -65,7 +65,7 @@ struct ObjectStoreOptions {
   // retain_versions - 1 before it. At least 1.
   std::uint64_t retain_versions = 64;
   bool sync_writes = true;  // fsync each version's batch
-  unsigned threads = 0;     // tree hashing threads; 0: one per core
+  base::Executor* executor = nullptr;  // tree hashing; nullptr: the calling thread. Must outlive the store
 };
 
 // An object (or its absence) with the proof that ties it to a root.
