@@ -24,16 +24,17 @@ base::Result<std::vector<TxPayload>> decode_pulse_data(base::ByteView data) {
   return std::vector<TxPayload>(std::move(*payloads));
 }
 
-base::Result<PublishedPulse> publish_pulse(std::span<const Transaction> transactions, unsigned threads) {
+base::Result<PublishedPulse> publish_pulse(std::span<const Transaction> transactions, base::Executor* executor,
+                                           da::SquarePool* pool) {
   const base::Bytes data = pulse_data(transactions);
   if (data.size() > da::kMaxDataBytes) {
     return base::fail(base::Errc::invalid_argument, "the Pulse's data is " + std::to_string(data.size()) +
                                                         " bytes; one square holds at most " +
                                                         std::to_string(da::kMaxDataBytes));
   }
-  auto square = da::ExtendedSquare::from_data(data, threads);
+  auto square = da::ExtendedSquare::from_data(data, executor, pool);
   if (!square) return base::fail(std::move(square).error());
-  da::SquareCommitment trees = da::SquareCommitment::compute(*square, threads);
+  da::SquareCommitment trees = da::SquareCommitment::compute(*square, executor);
   const da::DataCommitment commitment{square->original_width(), data.size(), trees.data_root()};
   return PublishedPulse{std::move(*square), std::move(trees), commitment};
 }

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "sion/base/checked.hpp"
-#include "sion/base/parallel.hpp"
+#include "sion/base/executor.hpp"
 #include "sion/exec/apply.hpp"
 
 namespace sion::exec {
@@ -37,10 +37,10 @@ std::vector<TxPrecheck> precheck_transactions(std::span<const Transaction> trans
   // Parallel: every pre-check is a pure function of its transaction; thread
   // t takes the transactions t, t + n, ... and writes only their results.
   std::vector<TxPrecheck> out(transactions.size());
-  const auto threads = static_cast<unsigned>(
-      std::min<std::size_t>(base::thread_count(options.threads), std::max<std::size_t>(picked, 1)));
-  base::run_parallel(threads, [&](unsigned t) {
-    for (std::size_t i = t; i < transactions.size(); i += threads) {
+  const auto tasks = static_cast<unsigned>(
+      std::min<std::size_t>(base::concurrency(options.executor), std::max<std::size_t>(picked, 1)));
+  base::run_parallel(options.executor, tasks, [&](unsigned t) {
+    for (std::size_t i = t; i < transactions.size(); i += tasks) {
       const Transaction& tx = transactions[i];
       out[i] = precheck_ids(tx);
       if (verify[i] == 0) continue;

@@ -185,7 +185,7 @@ base::Result<TracedPulse> trace_pulse(const MemoryState& pre, std::span<const Tr
     return base::fail(base::Errc::invalid_argument, "trace_pulse: more than 2^32 - 1 transactions");
   }
   PulseOptions pulse_options;
-  pulse_options.threads = options.threads;
+  pulse_options.executor = options.executor;
   pulse_options.cache = options.cache;
   pulse_options.prechecked = options.prechecked;
   std::vector<TxPrecheck> computed;

@@ -248,7 +248,7 @@ TEST(Genesis, StateRootIsTheRootOfTheWrites) {
 
   // The same root an object store reaches by applying the writes.
   TempDir dir;
-  auto store = state::ObjectStore::open(dir / "store", {.retain_versions = 2, .sync_writes = false, .threads = 1});
+  auto store = state::ObjectStore::open(dir / "store", {.retain_versions = 2, .sync_writes = false});
   ASSERT_TRUE(store) << store.error().reason;
   ASSERT_TRUE((*store)->apply(writes));
   EXPECT_EQ((*store)->root(), *root);

@@ -265,11 +265,16 @@ TEST(Pulse, ParallelPrecheckIsDeterministicAndMatchesTheSequentialDefinition) {
   for (std::size_t i = 0; i < verdicts.size(); ++i) EXPECT_EQ(verdicts[i], std::optional<bool>{i != 7}) << i;
 
   crypto::VerifyCache cache;
+  base::Executor two(2);
+  base::Executor three(3);
+  base::Executor four(4);
+  base::Executor every_core(0);
   for (const PulseOptions options :
-       {PulseOptions{1, nullptr}, PulseOptions{2, nullptr}, PulseOptions{4, nullptr}, PulseOptions{0, nullptr},
-        PulseOptions{3, &cache}, PulseOptions{3, &cache}, PulseOptions{1, nullptr, &prechecks}}) {
+       {PulseOptions{nullptr, nullptr}, PulseOptions{&two, nullptr}, PulseOptions{&four, nullptr},
+        PulseOptions{&every_core, nullptr}, PulseOptions{&three, &cache}, PulseOptions{&three, &cache},
+        PulseOptions{nullptr, nullptr, &prechecks}}) {
     const auto outcome = execute_pulse(world.state, mixed.txs, world.params, options).value();
-    EXPECT_EQ(outcome.receipts, reference) << options.threads;
+    EXPECT_EQ(outcome.receipts, reference) << base::concurrency(options.executor);
     EXPECT_EQ(outcome.usage, usage);
     EXPECT_EQ(outcome.writes.size(), overlay.write_set().size());
     EXPECT_EQ(outcome.receipts_root, receipts_root(reference));
@@ -307,7 +312,7 @@ TEST(Pulse, CommitsToAnObjectStoreWithTheSameRoot) {
   testing::World world;
   const Id c1 = world.fund(id_of(alice), 1'000'000);
   testing::TempDir dir;
-  auto store = state::ObjectStore::open(dir.str(), {.retain_versions = 4, .sync_writes = false, .threads = 1}).value();
+  auto store = state::ObjectStore::open(dir.str(), {.retain_versions = 4, .sync_writes = false}).value();
   std::vector<state::ObjectWrite> genesis;
   for (const auto& [id, object] : world.state.objects()) genesis.push_back({id, object});
   ASSERT_TRUE(store->apply(genesis).ok());

@@ -234,9 +234,10 @@ TEST(Trace, RandomPulsesReplayToTheSameRootsForEveryChunking) {
     const RandomPulse random(seed, 48);
     std::map<TxStatus, int> seen;
     for (const std::size_t limit : {std::size_t{1}, std::size_t{3}, std::size_t{64}}) {
+      base::Executor executor(2);
       TraceOptions options;
       options.max_txs_per_chunk = limit;
-      options.threads = 2;
+      options.executor = &executor;
       const auto traced = check_both_ways(random.world.state, random.txs, random.world.params, options);
       for (const auto& receipt : traced.outcome.receipts) ++seen[receipt.status];
     }

@@ -37,7 +37,9 @@ struct PublishedPulse {
 
 // Lays the Pulse's data out, extends it and commits to it. invalid_argument
 // when the data is larger than one square (8 MiB): such a Pulse cannot be
-// published and a proposer must not build it. threads: 0 = one per core.
-base::Result<PublishedPulse> publish_pulse(std::span<const Transaction> transactions, unsigned threads = 1);
+// published and a proposer must not build it. On `executor` (nullptr: the
+// calling thread), in square memory from `pool` when given.
+base::Result<PublishedPulse> publish_pulse(std::span<const Transaction> transactions,
+                                           base::Executor* executor = nullptr, da::SquarePool* pool = nullptr);
 
 }  // namespace sion::exec

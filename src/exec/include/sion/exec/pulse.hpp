@@ -18,7 +18,7 @@
 namespace sion::exec {
 
 struct PulseOptions {
-  unsigned threads = 0;                   // signature checks; 0: one per core
+  base::Executor* executor = nullptr;     // signature checks on it; nullptr: the calling thread
   crypto::VerifyCache* cache = nullptr;   // skips bundles verified before (mempool)
   // precheck_transactions() of the same transactions under the same
   // params, done earlier (a proposer checks while it builds the Pulse):

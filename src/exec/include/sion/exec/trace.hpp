@@ -78,7 +78,7 @@ struct TracedChunk {
 struct TraceOptions {
   std::size_t max_txs_per_chunk = 64;          // at least 1
   std::size_t max_witness_bytes = 256u << 10;  // bounds the estimate below
-  unsigned threads = 0;                        // signature checks; 0: one per core
+  base::Executor* executor = nullptr;          // signature checks on it; nullptr: the calling thread
   crypto::VerifyCache* cache = nullptr;
   // As PulseOptions::prechecked: precheck_transactions() of the same
   // transactions under the same params, done earlier.
