@@ -125,6 +125,10 @@ std::vector<Receipt> documented_receipts() {
 
 TEST(KnownAnswers, PageParses) {
   EXPECT_TRUE(doc().problems().empty()) << doc().problems().front();
+  // Keys 7, payload 2, ids 4, transaction 2, Pulse 3 + 3 receipts + 3
+  // leaves + 4 roots, write set 6 ids + 4 objects + the post-state root:
+  // nothing stray, nothing lost.
+  EXPECT_EQ(doc().labels().size(), 39u);
 }
 
 // docs/known-transaction.hex is the documented payload signed by the
