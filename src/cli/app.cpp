@@ -13,6 +13,7 @@
 
 #include "sion/bench/group.hpp"
 #include "sion/cli/commands.hpp"
+#include "sion/cli/tx_decode.hpp"
 
 namespace sion::cli {
 namespace {
@@ -134,6 +135,23 @@ void add_genesis(CLI::App& app, GenesisOptions& options) {
       "overwritten. The file formats are in docs/genesis.md.\n");
 }
 
+// `sion tx decode`: one subcommand per action on transactions.
+CLI::App* add_tx(CLI::App& app, std::string& input) {
+  CLI::App* tx = app.add_subcommand("tx", "Work with transactions");
+  tx->require_subcommand(1);
+  tx->set_help_flag("-h,--help", "Print help");
+  CLI::App* decode = tx->add_subcommand("decode", "Print a transaction as JSON, with its id and the coin ids it may create");
+  decode->add_option("INPUT", input, "A file holding the transaction (raw bytes or hex), or the hex itself")
+      ->required()
+      ->option_text("<FILE|HEX>");
+  decode->set_help_flag("-h,--help", "Print help");
+  decode->footer(
+      "Exit status: 0 if the input is a transaction (its signature is reported in\n"
+      "signature_valid, not checked for the status), 2 if it is not (the reason names the\n"
+      "field where decoding stopped), 1 if the file cannot be read.");
+  return decode;
+}
+
 int run_app(int argc, const char* const* argv) {
   CLI::App app("Sion: a post-quantum ledger for agent payments", "sion");
   app.set_help_flag("-h,--help", "Print help");
@@ -151,6 +169,8 @@ int run_app(int argc, const char* const* argv) {
   add_conformance(app, conformance_options);
   GenesisOptions genesis_options;
   add_genesis(app, genesis_options);
+  std::string tx_input;
+  CLI::App* tx_decode = add_tx(app, tx_input);
 
   try {
     app.parse(argc, argv);
@@ -167,6 +187,12 @@ int run_app(int argc, const char* const* argv) {
     const ConformanceTotals totals = run_conformance(conformance_options, stdout, stderr);
     if (totals.unusable_files > 0) return code(ExitCode::usage);
     return code(totals.failed > 0 ? ExitCode::failure : ExitCode::ok);
+  }
+  if (tx_decode->parsed()) {
+    const base::Status status = run_tx_decode(tx_input, stdout);
+    if (status) return code(ExitCode::ok);
+    print_error(status.error().reason.c_str());
+    return code(status.error().is_invalid_input() ? ExitCode::usage : ExitCode::failure);
   }
   // Exactly one subcommand was required: genesis or bench.
   const base::Status status = app.got_subcommand("genesis") ? run_genesis(genesis_options, stdout)

@@ -281,6 +281,77 @@ PY
       grep -qF -- "$option" <<<"$out" || fail "genesis --help lacks $option: $out"
     done
     ;;
+  tx_decode)
+    # The transaction of docs/ledger.md, "Known answers", as hex with line
+    # breaks, as raw bytes and as the argument itself: the documented id,
+    # coin ids and size each time.
+    source="${SION_SOURCE_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)}"
+    hex_file="$source/docs/known-transaction.hex"
+    "$python" - "$hex_file" "$work/tx.bin" <<'PY'
+import sys
+open(sys.argv[2], "wb").write(bytes.fromhex("".join(open(sys.argv[1], encoding="ascii").read().split())))
+PY
+    for input in "$hex_file" "$work/tx.bin" "$(tr -d '\n' <"$hex_file")"; do
+      run tx decode "$input"
+      expect_status 0
+      [[ -z "$err" ]] || fail "stderr: $err"
+      "$python" - "$source/docs/ledger.md" "$work/out" <<'PY' || fail "tx decode output: $out"
+import json, re, sys
+doc = open(sys.argv[1], encoding="utf-8").read()
+value = lambda label: re.search(rf"^{label}: +([0-9a-f]+)", doc, re.M).group(1)
+d = json.load(open(sys.argv[2], encoding="utf-8"))
+assert list(d) == ["tx_id", "encoded_bytes", "payload", "keys", "auth", "signature_valid", "coin_ids"], list(d)
+assert d["tx_id"] == value("tx id"), d["tx_id"]
+assert d["coin_ids"] == [value(f"coin id {i}") for i in range(3)], d["coin_ids"]
+assert d["encoded_bytes"] == int(value("transaction bytes")), d["encoded_bytes"]
+assert d["signature_valid"] is True
+p = d["payload"]
+assert (p["chain_id"], p["nonce"], p["sender"]) == (1, 0, value("account id")), p
+assert p["body"]["kind"] == "transfer" and len(p["body"]["inputs"]) == 2 and len(p["body"]["outputs"]) == 2, p
+k = d["keys"]
+assert (k["bundle_id"], k["account_id"], k["profile"], k["well_formed"]) == (value("key bundle id"), value("account id"), "dual", True), k
+assert [(x["scheme"], x["scheme_name"], x["key_bytes"], len(x["key"])) for x in k["parts"]] == [(0, "ML-DSA-44", 1312, 2624), (4, "SLH-DSA-SHA2-128f", 32, 64)], k["parts"]
+assert d["auth"]["parts"] == [{"bytes": 2420}, {"bytes": 17088}], d["auth"]
+assert d["auth"]["encoded_bytes"] == int(value("signature bundle bytes"))
+PY
+    done
+    ;;
+  tx_decode_errors)
+    source="${SION_SOURCE_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)}"
+    tx_hex=$(tr -d '\n' <"$source/docs/known-transaction.hex")
+    run tx decode "$work/no-such-file"
+    expect_status 2
+    expect_line "$err" "^sion: error: '$work/no-such-file' is neither a readable file \(No such file or directory\) nor hex$"
+    run tx decode abc
+    expect_status 2
+    expect_line "$err" '^sion: error: the hex argument: .*odd'
+    # Cut inside the outputs, and one byte too many: the
+    # decoder's reason names the field.
+    run tx decode "${tx_hex:0:300}"
+    expect_status 2
+    expect_line "$err" '^sion: error: not a transaction: Transaction\.payload\.body\.Transfer\.outputs.*needs .* bytes at byte offset'
+    run tx decode "${tx_hex}00"
+    expect_status 2
+    expect_line "$err" '^sion: error: not a transaction: Transaction: 1 trailing bytes after the value, at byte offset 21067$'
+    # Raw bytes (not hex text): a chain id, then two bytes of the sender.
+    printf '\x01\x00\x00\x00\x00\x00\x00\x00\xff\xfe' >"$work/short.bin"
+    run tx decode "$work/short.bin"
+    expect_status 2
+    expect_line "$err" '^sion: error: not a transaction: Transaction\.payload'
+    # A FIFO is refused at once, not waited on.
+    mkfifo "$work/fifo"
+    status=0
+    timeout 10 "$sion" tx decode "$work/fifo" >"$work/out" 2>"$work/err" || status=$?
+    err=$(cat "$work/err")
+    out=$(cat "$work/out")
+    expect_status 2
+    expect_line "$err" "^sion: error: '$work/fifo' is not a regular file$"
+    run tx decode
+    expect_status 2
+    expect_line "$err" '^sion: error: INPUT is required'
+    run tx
+    expect_status 2
+    ;;
   *)
     fail "unknown case"
     ;;

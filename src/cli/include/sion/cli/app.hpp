@@ -7,7 +7,8 @@ namespace sion::cli {
 enum class ExitCode : int {
   ok = 0,
   failure = 1,  // the command failed at run time (I/O, a failing measurement, a failed vector)
-  usage = 2,    // the command line is wrong (unknown option or group, a file that cannot be run)
+  usage = 2,    // the command line or its input is wrong (unknown option or group, a file that cannot
+                //  be run, bytes that are not a transaction)
 };
 
 // main() of `sion`: returns an ExitCode. No exception leaves it.
