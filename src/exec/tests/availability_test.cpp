@@ -23,6 +23,23 @@ std::vector<Transaction> some_transfers(testing::World& world, int count) {
   return txs;
 }
 
+// A count is attacker data: 8 MiB of PulseData claiming 2^24 payloads used
+// to reserve one TxPayload per byte left, about 930 MB. Reservation now
+// stops at what the bytes could encode.
+TEST(Availability, ACraftedCountReservesNoMoreThanTheInputCouldHold) {
+  base::Bytes bytes = {0x80, 0x80, 0x80, 0x08};  // 2^24, the list's maximum
+  bytes.resize(da::kMaxDataBytes, 0);
+  codec::Reader reader(bytes, "PulseData");
+  codec::List<TxPayload, kMaxPublishedTransactions> payloads;
+  codec::decode_from(reader, payloads);
+  EXPECT_FALSE(reader.ok());
+  const std::size_t reserved = payloads.capacity() * sizeof(TxPayload);
+  EXPECT_LE(reserved, 2 * bytes.size()) << payloads.capacity() << " payloads of " << sizeof(TxPayload)
+                                        << " bytes; the smallest encoding is "
+                                        << codec::min_encoded_size<TxPayload>;
+  EXPECT_FALSE(decode_pulse_data(bytes).ok());
+}
+
 TEST(Availability, PublishedDataIsThePayloadsAndComesBackFromARepairedSquare) {
   testing::World world;
   const std::vector<Transaction> txs = some_transfers(world, 12);

@@ -40,10 +40,9 @@ enum class Profile : std::uint8_t {
   hybrid = 3,   // Ed25519 + ML-DSA-44
   classic = 4,  // Ed25519 + ECDSA-P256 (the Confium seed's pairing)
 };
-constexpr Profile codec_enum_max(Profile) { return Profile::classic; }
-
 inline constexpr Profile kAllProfiles[] = {Profile::dual, Profile::cold, Profile::strong, Profile::hybrid,
                                            Profile::classic};
+constexpr std::span<const Profile> codec_enum_values(Profile) { return kAllProfiles; }
 
 std::string_view profile_name(Profile profile) noexcept;
 std::optional<Profile> profile_from_name(std::string_view name) noexcept;

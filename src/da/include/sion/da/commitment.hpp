@@ -39,7 +39,7 @@ inline constexpr commit::TreeHasher kDataRootHasher{commit::HashFunction::sha256
 inline constexpr std::size_t kMaxLinePath = 8;
 inline constexpr std::size_t kMaxRootPath = 9;
 
-constexpr Axis codec_enum_max(Axis) { return Axis::column; }
+constexpr std::array<Axis, 2> codec_enum_values(Axis) { return {Axis::row, Axis::column}; }
 
 // What a Pulse header carries about the Pulse's data: the original
 // width k, the data's length (the bytes after it in the square are zero
