@@ -61,8 +61,9 @@ TEST(Availability, PublishedDataIsThePayloadsAndComesBackFromARepairedSquare) {
     for (std::uint32_t c = 0; c < k; ++c) received.erase(r, c);
   }
   ASSERT_TRUE(da::repair(received, published->trees.header()));
-  const base::Bytes original = received.original();
-  const auto payloads = decode_pulse_data(base::ByteView(original).first(published->commitment.data_bytes));
+  const auto data_back = da::published_data(received, published->commitment);
+  ASSERT_TRUE(data_back) << data_back.error().reason;
+  const auto payloads = decode_pulse_data(*data_back);
   ASSERT_TRUE(payloads);
   ASSERT_EQ(payloads->size(), txs.size());
   for (std::size_t i = 0; i < txs.size(); ++i) EXPECT_EQ((*payloads)[i], txs[i].payload);

@@ -63,6 +63,16 @@ struct DataCommitment {
 // holds the data: a producer cannot inflate the square).
 base::Status check_commitment(const DataCommitment& commitment);
 
+// The data a square holds under `commitment`: the first data_bytes bytes of
+// its original quadrant. invalid_value when the commitment fails
+// check_commitment, names another width, a share of the original quadrant
+// is missing, or a padding byte (after the data) is not zero: zero padding
+// is part of validity (docs/data-availability.md, "Layout"), since other
+// padding gives another data root for the same data. It does not recompute
+// the data root: the square is one repair() checked against the header, or
+// one the node built itself.
+base::Result<base::Bytes> published_data(const ExtendedSquare& square, const DataCommitment& commitment);
+
 // Every row and column root: what a node that rebuilds or checks a whole
 // square needs besides the shares.
 struct AvailabilityHeader {
