@@ -163,7 +163,7 @@ base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, c
 
   // 4. Signature, unless checked already.
   const bool verified = precheck.signature_ok ? *precheck.signature_ok
-                                     : crypto::verify_bundle(tx.keys, keys_id, codec::encode(payload),
+                                     : crypto::verify_bundle(crypto::KeyBundleRef(tx.keys), codec::encode(payload),
                                                              base::as_bytes(kTxSignatureContext), tx.auth);
   if (!verified) return reject(TxStatus::bad_signature);
 
