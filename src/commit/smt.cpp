@@ -707,7 +707,8 @@ StateProof SparseMerkleTree::prove(const Hash& key) const {
 }
 
 void SparseMerkleTree::prove_range(std::uint32_t node, unsigned depth, const Hash* begin, const Hash* end,
-                                   StateMultiProof& proof, std::vector<bool>& shape) const {
+                                   StateMultiProof& proof, std::vector<bool>& shape,
+                                   std::size_t& empty_siblings) const {
   if (node == kNone || nodes_[node].leaf) {
     shape.push_back(false);
     shape.push_back(node != kNone);
@@ -718,9 +719,13 @@ void SparseMerkleTree::prove_range(std::uint32_t node, unsigned depth, const Has
   const Hash* middle = std::partition_point(begin, end, [depth](const Hash& k) { return !key_bit(k, depth); });
   const MemNode& n = nodes_[node];
   const auto side = [&](std::uint32_t child, const Hash* first, const Hash* last) {
-    if (first != last) return prove_range(child, depth + 1, first, last, proof, shape);
+    if (first != last) return prove_range(child, depth + 1, first, last, proof, shape, empty_siblings);
     shape.push_back(child != kNone);
-    if (child != kNone) proof.siblings.push_back(nodes_[child].hash);
+    if (child != kNone) {
+      proof.siblings.push_back(nodes_[child].hash);
+    } else {
+      ++empty_siblings;
+    }
   };
   side(n.left, begin, middle);
   side(n.right, middle, end);
@@ -733,10 +738,16 @@ StateMultiProof SparseMerkleTree::prove_many(std::span<const Hash> keys) const {
   StateMultiProof proof;
   if (sorted.empty()) return proof;
   std::vector<bool> shape;
-  prove_range(root_, 0, sorted.data(), sorted.data() + sorted.size(), proof, shape);
+  std::size_t empty_siblings = 0;
+  prove_range(root_, 0, sorted.data(), sorted.data() + sorted.size(), proof, shape, empty_siblings);
   proof.shape.assign((shape.size() + 7) / 8, 0);
   for (std::size_t i = 0; i < shape.size(); ++i) {
     if (shape[i]) proof.shape[i / 8] = static_cast<std::uint8_t>(proof.shape[i / 8] | (1u << (i % 8)));
+  }
+  const std::size_t free =
+      StateMultiProof::free_empty_siblings(proof.siblings.size(), proof.leaves.size(), sorted.size());
+  if (empty_siblings > free) {
+    proof.surcharge.assign((empty_siblings - free) * StateMultiProof::kSurchargePerEmptySibling, 0);
   }
   return proof;
 }

@@ -35,9 +35,8 @@ class PartialStateTree::Builder {
     return tree_.add_leaf(leaf.key, leaf.value_hash);
   }
 
-  // A zero "non-empty" sibling hashes as the empty subtree, so it is one.
+  // Never zero: the walk refuses a zero non-empty sibling.
   Ref sibling(unsigned, const Hash& hash) {
-    if (hash == kEmptyHash) return 0;
     Node node;
     node.kind = Kind::opaque;
     node.hash = hash;
@@ -104,7 +103,7 @@ base::Result<PartialStateTree> PartialStateTree::from_multiproof(const Hash& roo
     return tree;
   }
   Builder builder(tree, keys);
-  detail::MultiProofWalk walk(proof, builder);
+  detail::MultiProofWalk walk(proof, builder, keys.size());
   const auto top = walk.subtree(0, 0, keys.size());
   if (!top || !walk.finished()) {
     return base::fail(base::Errc::invalid_value,

@@ -45,6 +45,9 @@ std::string proof_form_fault(const StateProof& proof) {
   // The path ends where its subtree holds at most one leaf, so the last
   // sibling is non-empty (otherwise the parent would have collapsed too).
   if (proof.depth > 0 && !bitmap_bit(proof.bitmap, proof.depth - 1u)) return "the last sibling is empty";
+  if (std::find(proof.siblings.begin(), proof.siblings.end(), kEmpty) != proof.siblings.end()) {
+    return "a sibling marked non-empty is zero";
+  }
   return {};
 }
 
@@ -122,6 +125,8 @@ bool verify_state_proof(const Hash& root, const Hash& key, const std::optional<H
     if (bitmap_bit(proof.bitmap, i)) {
       if (next == 0) return false;
       sibling = proof.siblings[--next];
+      // An empty sibling is a clear bit, never a zero hash: one encoding.
+      if (sibling == kEmpty) return false;
     }
     node = key_bit(key, i) ? hash_node(Domain::state_node, sibling, node)
                            : hash_node(Domain::state_node, node, sibling);
@@ -139,7 +144,7 @@ bool verify_state_multiproof(const Hash& root, std::span<const StateClaim> claim
     if (!(claims[i - 1].key < claims[i].key)) return false;
   }
   ClaimChecker checker(claims);
-  detail::MultiProofWalk walk(proof, checker);
+  detail::MultiProofWalk walk(proof, checker, claims.size());
   const auto computed = walk.subtree(0, 0, claims.size());
   return computed && walk.finished() && *computed == root;
 }

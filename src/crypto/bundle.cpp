@@ -187,10 +187,11 @@ base::Result<SignatureBundle> SigningBundle::sign(base::ByteView message, base::
   return out;
 }
 
-bool verify_bundle(const KeyBundle& keys, const Hash256& id, base::ByteView message, base::ByteView context,
+bool verify_bundle(const KeyBundleRef& ref, base::ByteView message, base::ByteView context,
                    const SignatureBundle& signatures) noexcept {
+  const KeyBundle& keys = ref.keys();
   if (!check_key_bundle(keys).ok() || signatures.parts.size() != keys.parts.size()) return false;
-  auto bound = bound_message(id, message, context);
+  auto bound = bound_message(ref.id(), message, context);
   if (!bound) return false;
   for (std::size_t i = 0; i < keys.parts.size(); ++i) {
     if (!verify(keys.parts[i].scheme, keys.parts[i].key, *bound, signatures.parts[i])) return false;
@@ -200,7 +201,7 @@ bool verify_bundle(const KeyBundle& keys, const Hash256& id, base::ByteView mess
 
 bool verify_bundle(const KeyBundle& keys, base::ByteView message, base::ByteView context,
                    const SignatureBundle& signatures) noexcept {
-  return verify_bundle(keys, bundle_id(keys), message, context, signatures);
+  return verify_bundle(KeyBundleRef(keys), message, context, signatures);
 }
 
 }  // namespace sion::crypto

@@ -83,18 +83,18 @@ std::size_t VerifyCache::size() const {
   return total;
 }
 
-bool verify_bundle_cached(VerifyCache& cache, const KeyBundle& keys, const Hash256& bundle_id,
-                          base::ByteView message, base::ByteView context, const SignatureBundle& signatures,
+bool verify_bundle_cached(VerifyCache& cache, const KeyBundleRef& keys, base::ByteView message,
+                          base::ByteView context, const SignatureBundle& signatures,
                           const Hash256& signature_digest) noexcept {
   if (context.size() > kMaxContextBytes) return false;
-  const VerifyCache::Key key = cache.key(bundle_id, signature_digest, message, context);
+  const VerifyCache::Key key = cache.key(keys.id(), signature_digest, message, context);
   try {
     if (cache.contains(key)) return true;
-    if (!verify_bundle(keys, bundle_id, message, context, signatures)) return false;
+    if (!verify_bundle(keys, message, context, signatures)) return false;
     cache.insert(key);
   } catch (const std::bad_alloc&) {
     // The cache could not grow; the verification result still stands.
-    return verify_bundle(keys, bundle_id, message, context, signatures);
+    return verify_bundle(keys, message, context, signatures);
   }
   return true;
 }

@@ -64,6 +64,35 @@ base::Status check_commitment(const DataCommitment& commitment) {
   return {};
 }
 
+base::Result<base::Bytes> published_data(const ExtendedSquare& square, const DataCommitment& commitment) {
+  const auto invalid = base::Errc::invalid_value;
+  if (auto ok = check_commitment(commitment); !ok) return base::fail(std::move(ok).error());
+  const std::uint32_t k = square.original_width();
+  if (k != commitment.original_width) {
+    return base::fail(invalid, "the commitment is for a " + std::to_string(commitment.original_width) +
+                                   "-wide square, the square is " + std::to_string(k) + " wide");
+  }
+  for (std::uint32_t row = 0; row < k; ++row) {
+    for (std::uint32_t col = 0; col < k; ++col) {
+      if (!square.has(row, col)) {
+        return base::fail(invalid, "share (" + std::to_string(row) + ", " + std::to_string(col) +
+                                       ") of the original quadrant is missing");
+      }
+    }
+  }
+  base::Bytes data = square.original();
+  const auto padding_start = static_cast<std::size_t>(commitment.data_bytes);
+  for (std::size_t i = padding_start; i < data.size(); ++i) {
+    if (data[i] != 0) {
+      return base::fail(invalid, "padding byte " + std::to_string(i) + " of the original quadrant is " +
+                                     std::to_string(data[i]) + ", not zero (the data is " +
+                                     std::to_string(padding_start) + " bytes)");
+    }
+  }
+  data.resize(padding_start);
+  return data;
+}
+
 base::Result<Hash> AvailabilityHeader::data_root() const {
   if (row_roots.size() != column_roots.size()) {
     return base::fail(base::Errc::invalid_value, std::to_string(row_roots.size()) + " row roots but " +

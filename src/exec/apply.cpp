@@ -43,8 +43,10 @@ base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, c
             .fee_coin_id = fee_coin(body),
             .signature_ok = precheck.signature_ok,
             .verify_signature =
-                [&tx](const crypto::Hash256& keys_id) {
-                  return crypto::verify_bundle(tx.keys, keys_id, codec::encode(tx.payload),
+                // The id is hashed again from the keys: verification never
+                // trusts an id it is handed (crypto::KeyBundleRef).
+                [&tx](const crypto::Hash256&) {
+                  return crypto::verify_bundle(crypto::KeyBundleRef(tx.keys), codec::encode(tx.payload),
                                                base::as_bytes(kTxSignatureContext), tx.auth);
                 },
         };

@@ -46,11 +46,12 @@ std::vector<TxPrecheck> precheck_transactions(std::span<const Transaction> trans
       if (verify[i] == 0) continue;
       const base::Bytes message = codec::encode(tx.payload);
       const auto context = base::as_bytes(kTxSignatureContext);
+      const crypto::KeyBundleRef keys(tx.keys);
       out[i].signature_ok =
           options.cache != nullptr
-              ? crypto::verify_bundle_cached(*options.cache, tx.keys, *out[i].keys_id, message, context, tx.auth,
+              ? crypto::verify_bundle_cached(*options.cache, keys, message, context, tx.auth,
                                              crypto::VerifyCache::signature_digest(tx.auth))
-              : crypto::verify_bundle(tx.keys, *out[i].keys_id, message, context, tx.auth);
+              : crypto::verify_bundle(keys, message, context, tx.auth);
     }
   });
   return out;

@@ -175,10 +175,28 @@ base::Status close_chunk(MemoryState& working, const Overlay& chunk_state, const
 
 }  // namespace
 
+base::Result<TracedChunk> decode_traced_chunk(base::ByteView bytes) {
+  if (bytes.size() > kMaxTracedChunkBytes) {
+    return base::fail(base::Errc::length_over_max, "TracedChunk: " + std::to_string(bytes.size()) +
+                                                       " bytes, over the " + std::to_string(kMaxTracedChunkBytes) +
+                                                       " a chunk may take");
+  }
+  return codec::decode<TracedChunk>(bytes);
+}
+
 base::Result<TracedPulse> trace_pulse(const MemoryState& pre, std::span<const Transaction> transactions,
                                       const ChainParams& params, const TraceOptions& options) {
-  if (options.max_txs_per_chunk == 0) {
-    return base::fail(base::Errc::invalid_argument, "trace_pulse: chunks of 0 transactions");
+  if (options.max_txs_per_chunk == 0 || options.max_txs_per_chunk > kMaxChunkTransactions) {
+    return base::fail(base::Errc::invalid_argument, "trace_pulse: chunks of " +
+                                                        std::to_string(options.max_txs_per_chunk) +
+                                                        " transactions (1 to " +
+                                                        std::to_string(kMaxChunkTransactions) + ")");
+  }
+  if (options.max_witness_bytes > kMaxTracedChunkBytes / 2) {
+    return base::fail(base::Errc::invalid_argument, "trace_pulse: a witness estimate of up to " +
+                                                        std::to_string(options.max_witness_bytes) +
+                                                        " bytes; at most " +
+                                                        std::to_string(kMaxTracedChunkBytes / 2));
   }
   if (auto status = check_encodable(transactions); !status) return base::fail(std::move(status).error());
   if (transactions.size() > std::size_t{UINT32_MAX}) {
@@ -261,6 +279,12 @@ base::Result<TracedPulse> trace_pulse(const MemoryState& pre, std::span<const Tr
     if (auto closed = close_chunk(working, chunk_state, reads, touched, chunk); !closed) {
       return base::fail(std::move(closed).error());
     }
+    // The estimate bounds the witness; a single transaction's is far below
+    // the cap, so a replayer never refuses a chunk the tracer made.
+    if (codec::encoded_size(chunk) > kMaxTracedChunkBytes) {
+      return base::fail(base::Errc::internal, "trace_pulse: chunk at transaction " + std::to_string(chunk.first_tx) +
+                                                  " is over kMaxTracedChunkBytes");
+    }
     traced.chunks.push_back(std::move(chunk));
   }
 
@@ -279,8 +303,41 @@ base::Result<TracedPulse> trace_pulse(const MemoryState& pre, std::span<const Tr
   return traced;
 }
 
-base::Result<commit::Hash> replay_chunk(const TracedChunk& chunk, std::span<const Transaction> chunk_txs,
-                                        const ChainParams& params, bool check_signatures) {
+base::Result<ReplayPoint> replay_chunk(const ReplayPoint& from, const TracedChunk& chunk,
+                                       std::span<const Transaction> chunk_txs, const ChainParams& params,
+                                       bool check_signatures) {
+  // Sizes first, before any work that grows with them.
+  if (chunk.tx_count > kMaxChunkTransactions) {
+    return base::fail(base::Errc::invalid_value, "chunk replay: " + std::to_string(chunk.tx_count) +
+                                                     " transactions, over the " +
+                                                     std::to_string(kMaxChunkTransactions) + " a chunk may take");
+  }
+  if (const std::size_t bytes = codec::encoded_size(chunk); bytes > kMaxTracedChunkBytes) {
+    return base::fail(base::Errc::invalid_value, "chunk replay: the chunk is " + std::to_string(bytes) +
+                                                     " bytes, over the " + std::to_string(kMaxTracedChunkBytes) +
+                                                     " a chunk may take");
+  }
+  // The chunk starts where the previous one ended: its usage_before, like
+  // its pre_root, is checked, not trusted (docs/ledger.md, "Replay").
+  if (chunk.first_tx != from.next_tx) {
+    return base::fail(base::Errc::invalid_value, "chunk replay: the chunk starts at transaction " +
+                                                     std::to_string(chunk.first_tx) + ", the replay is at " +
+                                                     std::to_string(from.next_tx));
+  }
+  if (chunk.witness.pre_root != from.root) {
+    return base::fail(base::Errc::invalid_value, "chunk replay: pre_root " + hex(chunk.witness.pre_root) +
+                                                     " is not the state the replay reached, " + hex(from.root));
+  }
+  if (chunk.usage_before != from.usage) {
+    return base::fail(base::Errc::invalid_value,
+                      "chunk replay: usage_before (" + std::to_string(chunk.usage_before.transactions) +
+                          " transactions, " + std::to_string(chunk.usage_before.bytes) +
+                          " bytes) is not the usage the replay reached (" + std::to_string(from.usage.transactions) +
+                          " transactions, " + std::to_string(from.usage.bytes) + " bytes)");
+  }
+  if (chunk.tx_count > std::size_t{UINT32_MAX} - chunk.first_tx) {
+    return base::fail(base::Errc::invalid_value, "chunk replay: first_tx + tx_count passes 2^32 - 1");
+  }
   if (chunk_txs.size() != chunk.tx_count) {
     return base::fail(base::Errc::invalid_argument, "chunk replay: " + std::to_string(chunk_txs.size()) +
                                                         " transactions for a chunk of " +
@@ -339,7 +396,7 @@ base::Result<commit::Hash> replay_chunk(const TracedChunk& chunk, std::span<cons
     return base::fail(base::Errc::invalid_value, "chunk replay: claimed post-state root " + hex(chunk.post_root) +
                                                      " but replay gives " + hex(*root));
   }
-  return *root;
+  return ReplayPoint{chunk.first_tx + chunk.tx_count, *root, usage};
 }
 
 }  // namespace sion::exec

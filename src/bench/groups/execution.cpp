@@ -130,12 +130,14 @@ base::Status report_tracing(Context& context, const Workload& w, const std::vect
     std::vector<double> seconds;
     for (std::size_t s = 0; s < samples; ++s) {
       const auto start = Clock::now();
+      auto at = exec::ReplayPoint::start(traced.chunks.front().witness.pre_root);
       for (const auto& chunk : traced.chunks) {
         const std::span<const exec::Transaction> part =
             std::span<const exec::Transaction>(txs).subspan(chunk.first_tx, chunk.tx_count);
-        auto root = exec::replay_chunk(chunk, part, w.params, check_signatures);
-        if (!root) return base::fail(std::move(root).error());
-        do_not_optimize(*root);
+        auto next = exec::replay_chunk(at, chunk, part, w.params, check_signatures);
+        if (!next) return base::fail(std::move(next).error());
+        at = *next;
+        do_not_optimize(at.root);
       }
       seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
     }

@@ -145,7 +145,7 @@ base::Status run(Context& context) {
     bool ok = true;
     const Stats verify = time_per_call(
         [&] {
-          ok = crypto::verify_bundle(bundle->public_bundle(), bundle->id(), message, context_bytes, signatures);
+          ok = crypto::verify_bundle(bundle->public_ref(), message, context_bytes, signatures);
           do_not_optimize(ok);
         },
         options);
@@ -156,11 +156,11 @@ base::Status run(Context& context) {
     if (dual) {
       crypto::VerifyCache cache;
       const crypto::Hash256 digest = crypto::VerifyCache::signature_digest(signatures);
-      (void)crypto::verify_bundle_cached(cache, bundle->public_bundle(), bundle->id(), message, context_bytes,
+      (void)crypto::verify_bundle_cached(cache, bundle->public_ref(), message, context_bytes,
                                          signatures, digest);
       const Stats hit = time_per_call(
           [&] {
-            ok = crypto::verify_bundle_cached(cache, bundle->public_bundle(), bundle->id(), message, context_bytes,
+            ok = crypto::verify_bundle_cached(cache, bundle->public_ref(), message, context_bytes,
                                               signatures, digest);
             do_not_optimize(ok);
           },

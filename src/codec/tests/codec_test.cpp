@@ -173,6 +173,80 @@ TEST(Codec, RejectsEnumValuesOutOfRange) {
   expect_rejected<Envelope>(bytes, Errc::invalid_value, "Envelope.urgency", "enum value 3");
 }
 
+// An enum numbered with a gap, like a receipt status (0..7, then 64..).
+enum class Gapped : std::uint8_t { first = 0, second = 1, far = 64 };
+constexpr std::array<Gapped, 3> codec_enum_values(Gapped) { return {Gapped::first, Gapped::second, Gapped::far}; }
+
+TEST(Codec, RejectsEnumValuesInAGapOfTheNumbering) {
+  for (unsigned raw = 0; raw < 256; ++raw) {
+    const Bytes bytes{static_cast<std::uint8_t>(raw)};
+    const bool assigned = raw == 0 || raw == 1 || raw == 64;
+    auto r = decode<Gapped>(bytes);
+    EXPECT_EQ(r.ok(), assigned) << raw;
+    EXPECT_EQ(valid(static_cast<Gapped>(raw)), assigned) << raw;
+    if (!assigned) {
+      EXPECT_EQ(r.error().code, Errc::invalid_value);
+      EXPECT_NE(r.error().reason.find("enum value " + std::to_string(raw) + " is not an assigned value"),
+                std::string::npos)
+          << r.error().reason;
+    }
+  }
+}
+
+TEST(Codec, MinimumEncodedSizes) {
+  static_assert(min_encoded_size<std::uint32_t> == 4);
+  static_assert(min_encoded_size<bool> == 1);
+  static_assert(min_encoded_size<base::ByteArray<32>> == 32);
+  static_assert(min_encoded_size<std::array<std::uint16_t, 3>> == 6);
+  static_assert(min_encoded_size<VarBytes<64>> == 1);
+  static_assert(min_encoded_size<List<Output, 16>> == 1);
+  static_assert(min_encoded_size<std::optional<Output>> == 1);
+  static_assert(min_encoded_size<Output> == 40);
+  static_assert(min_encoded_size<Transfer> == 2);
+  static_assert(min_encoded_size<Stake> == 4 + 8 + 1);
+  static_assert(min_encoded_size<std::variant<Transfer, Stake>> == 1 + 2);
+  static_assert(min_encoded_size<sample::Urgency> == 1);
+  // Each is the length of the smallest value's encoding.
+  EXPECT_EQ(encode(Transfer{}).size(), min_encoded_size<Transfer>);
+  EXPECT_EQ(encode(Stake{}).size(), min_encoded_size<Stake>);
+}
+
+// A value that is large in memory but encodes to a few bytes: the worst case
+// for a decoder that reserves by count.
+struct Bulky {
+  std::array<std::uint64_t, 32> unused{};  // 256 bytes in memory, not encoded
+  std::uint8_t tag = 0;
+  static constexpr auto codec_fields() { return std::tuple{field("tag", &Bulky::tag)}; }
+};
+
+template <class T>
+std::size_t bytes_reserved_for(const Bytes& input) {
+  Reader r(input, "list");
+  T list;
+  decode_from(r, list);  // fails: the count claims more than the input holds
+  EXPECT_FALSE(r.ok());
+  return list.capacity() * sizeof(typename T::value_type);
+}
+
+TEST(Codec, ListReservationIsBoundedByTheInputSize) {
+  // The count claims 2^32 - 1 elements; 64 KiB follow.
+  Bytes input = hex("ffffffff0f");
+  input.resize(input.size() + 65536, 0);
+  // Each element needs at least min_size bytes, so no more can be reserved
+  // than the input could hold, whatever the count says: the memory is at
+  // most sizeof / min_size times the input.
+  using Bulks = List<Bulky, kMaxLength>;
+  EXPECT_LE(bytes_reserved_for<Bulks>(input), (sizeof(Bulky) / min_encoded_size<Bulky>)*input.size());
+  using Outputs = List<Output, kMaxLength>;
+  EXPECT_LE(bytes_reserved_for<Outputs>(input), 2 * input.size());
+  using Envelopes = List<Envelope, kMaxLength>;
+  EXPECT_LE(bytes_reserved_for<Envelopes>(input),
+            (sizeof(Envelope) / min_encoded_size<Envelope> + 1) * input.size());
+  // Reserving by count (one element per byte left) would take sizeof(Output)
+  // / 1 = 40 times the input for Output, and 264 times for Bulky.
+  EXPECT_LT(bytes_reserved_for<Outputs>(input), sizeof(Output) * input.size() / 8);
+}
+
 TEST(Codec, EncodeCheckedRefusesOverlongValues) {
   Transfer t;
   t.outputs.resize(17);

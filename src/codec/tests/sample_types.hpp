@@ -16,7 +16,7 @@
 namespace sion::codec::sample {
 
 enum class Urgency : std::uint8_t { low, normal, high };
-constexpr Urgency codec_enum_max(Urgency) { return Urgency::high; }
+constexpr std::array<Urgency, 3> codec_enum_values(Urgency) { return {Urgency::low, Urgency::normal, Urgency::high}; }
 
 struct Output {
   base::ByteArray<32> owner{};

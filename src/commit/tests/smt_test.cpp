@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sion/base/executor.hpp"
+#include "sion/commit/smt_partial.hpp"
 #include "sion/crypto/keccak.hpp"
 
 #include "key_sets.hpp"
@@ -355,6 +356,49 @@ TEST(StateProof, RejectsTamperedProofs) {
   bad.siblings.push_back(Hash{});
   EXPECT_FALSE(decode_state_proof(codec::encode(bad)).ok());
   EXPECT_FALSE(verify_state_proof(root, key, value, bad));
+}
+
+// An empty sibling re-sent as a zero hash marked non-empty folds to the same
+// root: a second encoding of the same proof, refused by the form rules.
+TEST(StateProof, RefusesAnEmptySiblingSentAsZeros) {
+  const auto entries = make_entries(Keys::long_prefix, 3, 4);  // a 240-node chain at the top
+  const auto tree = SparseMerkleTree::from_entries(entries).value();
+  const Hash& key = entries[0].key;
+  const StateProof good = tree.prove(key);
+  ASSERT_TRUE(verify_state_proof(tree.root_hash(), key, entries[0].value_hash, good));
+  ASSERT_EQ(good.bitmap[0] & 0x80, 0) << "the sibling at depth 0 should be empty";
+  StateProof zeros = good;
+  zeros.bitmap[0] = static_cast<std::uint8_t>(zeros.bitmap[0] | 0x80);
+  zeros.siblings.insert(zeros.siblings.begin(), Hash{});  // root side first
+  EXPECT_NE(codec::encode(zeros), codec::encode(good));
+  EXPECT_FALSE(verify_state_proof(tree.root_hash(), key, entries[0].value_hash, zeros));
+  const auto decoded = decode_state_proof(codec::encode(zeros));
+  ASSERT_FALSE(decoded.ok());
+  EXPECT_EQ(decoded.error().code, base::Errc::invalid_value);
+  EXPECT_NE(decoded.error().reason.find("a sibling marked non-empty is zero"), std::string::npos)
+      << decoded.error().reason;
+  EXPECT_TRUE(decode_state_proof(codec::encode(good)).ok());
+}
+
+TEST(StateMultiProof, RefusesAnEmptySiblingSentAsZeros) {
+  const auto entries = make_entries(Keys::long_prefix, 3, 4);
+  const auto tree = SparseMerkleTree::from_entries(entries).value();
+  const Hash& key = entries[0].key;
+  const auto good = tree.prove_many(std::vector<Hash>{key});
+  const StateClaim claim{key, entries[0].value_hash};
+  ASSERT_TRUE(verify_state_multiproof(tree.root_hash(), std::span(&claim, 1), good));
+  // The walk reads bit 0 (the root is internal), then, the keys going
+  // right at bit 0 (0xa5...), bit 1: the empty left sibling at depth 1.
+  ASSERT_TRUE(key_bit(key, 0));
+  ASSERT_EQ(good.shape[0] & 3, 1);
+  auto zeros = good;
+  zeros.shape[0] = static_cast<std::uint8_t>(zeros.shape[0] | 2);
+  zeros.siblings.insert(zeros.siblings.begin(), Hash{});
+  EXPECT_FALSE(verify_state_multiproof(tree.root_hash(), std::span(&claim, 1), zeros));
+  const auto partial = PartialStateTree::from_multiproof(tree.root_hash(), std::vector<Hash>{key}, zeros);
+  ASSERT_FALSE(partial.ok());
+  EXPECT_NE(partial.error().reason.find("a sibling marked non-empty is zero"), std::string::npos)
+      << partial.error().reason;
 }
 
 std::vector<StateClaim> claims_for(const SparseMerkleTree& tree, std::vector<Hash> keys) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <thread>
+#include <type_traits>
 
 #include "sion/codec/codec.hpp"
 #include "sion/crypto/bundle.hpp"
@@ -204,21 +205,54 @@ TEST_F(DualBundle, VerifyCacheRemembersSuccessOnly) {
   VerifyCache cache(64);
   const KeyBundle& keys = bundle_->public_bundle();
   const Hash256 digest = VerifyCache::signature_digest(sigs_);
-  EXPECT_TRUE(verify_bundle_cached(cache, keys, bundle_->id(), message_, {}, sigs_, digest));
+  EXPECT_TRUE(verify_bundle_cached(cache, KeyBundleRef(keys), message_, {}, sigs_, digest));
   EXPECT_EQ(cache.misses(), 1u);
-  EXPECT_TRUE(verify_bundle_cached(cache, keys, bundle_->id(), message_, {}, sigs_, digest));
+  EXPECT_TRUE(verify_bundle_cached(cache, KeyBundleRef(keys), message_, {}, sigs_, digest));
   EXPECT_EQ(cache.hits(), 1u);
   EXPECT_EQ(cache.size(), 1u);
 
   SignatureBundle broken = sigs_;
   broken.parts[1][5] ^= 1;
   const Hash256 broken_digest = VerifyCache::signature_digest(broken);
-  EXPECT_FALSE(verify_bundle_cached(cache, keys, bundle_->id(), message_, {}, broken, broken_digest));
-  EXPECT_FALSE(verify_bundle_cached(cache, keys, bundle_->id(), message_, {}, broken, broken_digest));
+  EXPECT_FALSE(verify_bundle_cached(cache, KeyBundleRef(keys), message_, {}, broken, broken_digest));
+  EXPECT_FALSE(verify_bundle_cached(cache, KeyBundleRef(keys), message_, {}, broken, broken_digest));
   EXPECT_EQ(cache.size(), 1u) << "failures are not cached";
   // The same signatures over another message or context are other entries.
-  EXPECT_FALSE(verify_bundle_cached(cache, keys, bundle_->id(), Bytes{1, 2, 4}, {}, sigs_, digest));
-  EXPECT_FALSE(verify_bundle_cached(cache, keys, bundle_->id(), message_, Bytes{1}, sigs_, digest));
+  EXPECT_FALSE(verify_bundle_cached(cache, KeyBundleRef(keys), Bytes{1, 2, 4}, {}, sigs_, digest));
+  EXPECT_FALSE(verify_bundle_cached(cache, KeyBundleRef(keys), message_, Bytes{1}, sigs_, digest));
+}
+
+// Verification used to take (keys, id) apart: an id that was not the keys'
+// own made a cached success of one bundle answer for another bundle's
+// keys. Keys and their id now come only as a KeyBundleRef, which computes
+// the id itself (or takes the one a SigningBundle computed).
+template <class Keys, class Id>
+concept TakesKeysAndAnId = requires(const Keys& keys, const Id& id, VerifyCache& cache, const SignatureBundle& sigs) {
+  verify_bundle(keys, id, base::ByteView{}, base::ByteView{}, sigs);
+} || requires(const Keys& keys, const Id& id, VerifyCache& cache, const SignatureBundle& sigs) {
+  verify_bundle_cached(cache, keys, id, base::ByteView{}, base::ByteView{}, sigs, id);
+};
+
+TEST_F(DualBundle, KeysCannotBePairedWithAnotherId) {
+  static_assert(!TakesKeysAndAnId<KeyBundle, Hash256>);
+  static_assert(!TakesKeysAndAnId<KeyBundleRef, Hash256>);
+  static_assert(!std::is_constructible_v<KeyBundleRef, const KeyBundle&, const Hash256&>);
+  static_assert(!std::is_constructible_v<KeyBundleRef, KeyBundle&&>);  // would dangle
+
+  const KeyBundle& keys = bundle_->public_bundle();
+  EXPECT_EQ(KeyBundleRef(keys).id(), bundle_->id());
+  EXPECT_EQ(bundle_->public_ref().id(), bundle_->id());
+  EXPECT_EQ(&bundle_->public_ref().keys(), &keys);
+
+  // The attack the old API allowed: bundle A's success is cached under A's
+  // id; bundle B's keys presented with A's signatures must not hit it.
+  VerifyCache cache(64);
+  const Hash256 digest = VerifyCache::signature_digest(sigs_);
+  ASSERT_TRUE(verify_bundle_cached(cache, KeyBundleRef(keys), message_, {}, sigs_, digest));
+  const auto other = SigningBundle::from_seed(Profile::dual, seed_of(2)).value();
+  EXPECT_FALSE(verify_bundle_cached(cache, other.public_ref(), message_, {}, sigs_, digest));
+  EXPECT_FALSE(verify_bundle(other.public_ref(), message_, {}, sigs_));
+  EXPECT_EQ(cache.hits(), 0u);
 }
 
 TEST(VerifyCache, EvictsLeastRecentlyUsedAndIsThreadSafe) {

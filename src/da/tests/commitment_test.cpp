@@ -115,6 +115,44 @@ TEST(Commitment, MalformedHeadersAndCommitmentsAreRefused) {
 
 // docs/data-availability.md, "Known answers" (reproduced there by an
 // independent computation from the text): data byte i = (7i + 1) mod 256.
+// Padding other than zeros gives a second data root for the same data: a
+// square with it is not one a node may accept the data from.
+TEST(Commitment, PublishedDataRefusesNonZeroPadding) {
+  const base::Bytes data = testing::random_data(3 * kShareBytes + 100, 9);  // k = 2, 412 padding bytes
+  const auto honest = ExtendedSquare::from_data(data).value();
+  const DataCommitment commitment{honest.original_width(), data.size(),
+                                  SquareCommitment::compute(honest).data_root()};
+  const auto taken = published_data(honest, commitment);
+  ASSERT_TRUE(taken.ok()) << taken.error().reason;
+  EXPECT_EQ(*taken, data);
+
+  base::Bytes padded = honest.original();
+  padded.back() = 1;  // the last padding byte
+  const auto other = ExtendedSquare::from_original(2, padded).value();
+  const DataCommitment other_commitment{2, data.size(), SquareCommitment::compute(other).data_root()};
+  ASSERT_NE(other_commitment.data_root, commitment.data_root);  // the malleability
+  const auto refused = published_data(other, other_commitment);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, base::Errc::invalid_value);
+  EXPECT_NE(refused.error().reason.find("padding byte 2047 of the original quadrant is 1, not zero"),
+            std::string::npos)
+      << refused.error().reason;
+  // The first padding byte, right after the data, too.
+  padded = honest.original();
+  padded[data.size()] = 0x80;
+  const auto first = ExtendedSquare::from_original(2, padded).value();
+  EXPECT_FALSE(published_data(first, other_commitment).ok());
+
+  // A commitment of another width, a bad commitment and a missing share.
+  EXPECT_FALSE(published_data(honest, DataCommitment{4, data.size(), commitment.data_root}).ok());
+  EXPECT_FALSE(published_data(honest, DataCommitment{2, 5 * kShareBytes, commitment.data_root}).ok());
+  auto partial = ExtendedSquare::from_data(data).value();
+  partial.erase(1, 1);
+  const auto missing = published_data(partial, commitment);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().reason.find("share (1, 1)"), std::string::npos) << missing.error().reason;
+}
+
 TEST(Commitment, KnownAnswers) {
   struct Case {
     std::size_t bytes;

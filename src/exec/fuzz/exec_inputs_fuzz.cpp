@@ -119,12 +119,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!again || !(*again == *genesis)) std::abort();
     (void)exec::genesis_writes(*genesis);
   } else if (data[0] == 2) {
-    auto chunk = codec::decode<exec::TracedChunk>(body);
+    auto chunk = exec::decode_traced_chunk(body);
     if (!chunk) {
       if (chunk.error().reason.empty()) std::abort();
       return 0;
     }
-    auto root = exec::replay_chunk(*chunk, f.transfer, f.genesis.params, false);
+    // From the point the chunk claims, so that the witness is what is tested.
+    const exec::ReplayPoint from{chunk->first_tx, chunk->witness.pre_root, chunk->usage_before};
+    auto root = exec::replay_chunk(from, *chunk, f.transfer, f.genesis.params, false);
     if (!root && root.error().reason.empty()) std::abort();
   } else if (data[0] == 3) {
     auto key = exec::parse_key_file(std::string(reinterpret_cast<const char*>(body.data()), body.size()), "fuzz");

@@ -23,6 +23,23 @@ std::vector<Transaction> some_transfers(testing::World& world, int count) {
   return txs;
 }
 
+// A count is attacker data: 8 MiB of PulseData claiming 2^24 payloads used
+// to reserve one TxPayload per byte left, about 930 MB. Reservation now
+// stops at what the bytes could encode.
+TEST(Availability, ACraftedCountReservesNoMoreThanTheInputCouldHold) {
+  base::Bytes bytes = {0x80, 0x80, 0x80, 0x08};  // 2^24, the list's maximum
+  bytes.resize(da::kMaxDataBytes, 0);
+  codec::Reader reader(bytes, "PulseData");
+  codec::List<TxPayload, kMaxPublishedTransactions> payloads;
+  codec::decode_from(reader, payloads);
+  EXPECT_FALSE(reader.ok());
+  const std::size_t reserved = payloads.capacity() * sizeof(TxPayload);
+  EXPECT_LE(reserved, 2 * bytes.size()) << payloads.capacity() << " payloads of " << sizeof(TxPayload)
+                                        << " bytes; the smallest encoding is "
+                                        << codec::min_encoded_size<TxPayload>;
+  EXPECT_FALSE(decode_pulse_data(bytes).ok());
+}
+
 TEST(Availability, PublishedDataIsThePayloadsAndComesBackFromARepairedSquare) {
   testing::World world;
   const std::vector<Transaction> txs = some_transfers(world, 12);
@@ -44,8 +61,9 @@ TEST(Availability, PublishedDataIsThePayloadsAndComesBackFromARepairedSquare) {
     for (std::uint32_t c = 0; c < k; ++c) received.erase(r, c);
   }
   ASSERT_TRUE(da::repair(received, published->trees.header()));
-  const base::Bytes original = received.original();
-  const auto payloads = decode_pulse_data(base::ByteView(original).first(published->commitment.data_bytes));
+  const auto data_back = da::published_data(received, published->commitment);
+  ASSERT_TRUE(data_back) << data_back.error().reason;
+  const auto payloads = decode_pulse_data(*data_back);
   ASSERT_TRUE(payloads);
   ASSERT_EQ(payloads->size(), txs.size());
   for (std::size_t i = 0; i < txs.size(); ++i) EXPECT_EQ((*payloads)[i], txs[i].payload);

@@ -45,14 +45,19 @@ TracedPulse check_both_ways(const MemoryState& pre, const std::vector<Transactio
   const commit::Hash final_root = commit_pulse(post, reference).value();
   commit::Hash root = pre.root();
   std::uint32_t next = 0;
+  ReplayPoint at = ReplayPoint::start(pre.root());
   for (const auto& chunk : traced->chunks) {
     EXPECT_EQ(chunk.first_tx, next);
     EXPECT_GE(chunk.tx_count, 1u);
     EXPECT_LE(chunk.tx_count, options.max_txs_per_chunk);
     EXPECT_EQ(chunk.witness.pre_root, root);
-    const auto replayed = replay_chunk(chunk, chunk_txs(txs, chunk), params);
+    const auto replayed = replay_chunk(at, chunk, chunk_txs(txs, chunk), params);
     EXPECT_TRUE(replayed.ok()) << "chunk at " << chunk.first_tx << ": " << replayed.error().to_string();
-    if (replayed) { EXPECT_EQ(*replayed, chunk.post_root); }
+    if (replayed) {
+      EXPECT_EQ(replayed->root, chunk.post_root);
+      EXPECT_EQ(replayed->next_tx, chunk.first_tx + chunk.tx_count);
+      at = *replayed;
+    }
     // The codec round trip: a witness travels as bytes.
     EXPECT_EQ(codec::decode<TracedChunk>(codec::encode(chunk)).value(), chunk);
     root = chunk.post_root;
@@ -60,6 +65,8 @@ TracedPulse check_both_ways(const MemoryState& pre, const std::vector<Transactio
   }
   EXPECT_EQ(next, txs.size());
   EXPECT_EQ(root, final_root);
+  EXPECT_EQ(at.root, final_root);
+  EXPECT_EQ(at.usage, reference.usage);
   return std::move(traced).value();
 }
 
@@ -270,10 +277,11 @@ struct Tampering : ::testing::Test {
     auto traced = trace_pulse(small.world.state, small.txs, small.world.params).value();
     ASSERT_EQ(traced.chunks.size(), 1u);
     chunk = traced.chunks[0];
-    ASSERT_TRUE(replay_chunk(chunk, small.txs, small.world.params).ok());
+    ASSERT_TRUE(replay_chunk(start(), chunk, small.txs, small.world.params).ok());
   }
+  ReplayPoint start() const { return ReplayPoint::start(small.world.state.root()); }
   std::string rejection(const TracedChunk& c, const std::vector<Transaction>& txs) const {
-    const auto result = replay_chunk(c, txs, small.world.params);
+    const auto result = replay_chunk(start(), c, txs, small.world.params);
     EXPECT_FALSE(result.ok());
     return result ? std::string{} : result.error().reason;
   }
@@ -340,7 +348,7 @@ TEST(Trace, AWitnessWithoutTheNeighboursOfADeletionIsRejected) {
   TracedChunk bad = chunk;
   bad.witness.proof = small.world.state.tree().prove_many(keys);
   ASSERT_NE(bad.witness.proof, chunk.witness.proof);
-  const auto result = replay_chunk(bad, small.txs, small.world.params);
+  const auto result = replay_chunk(ReplayPoint::start(small.world.state.root()), bad, small.txs, small.world.params);
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.error().reason.find("chunk replay: the witness cannot carry the chunk's writes"),
             std::string::npos)
@@ -366,10 +374,11 @@ TEST_F(Tampering, AProofForAnotherRoot) {
   TracedChunk bad = chunk;
   bad.witness.proof = post.tree().prove_many(keys);
   EXPECT_NE(rejection(bad, small.txs).find("the proof does not verify against pre_root"), std::string::npos);
-  // And a pre_root that is not the proof's.
+  // And a pre_root that is not the proof's: refused before the proof, as
+  // not the state the replay is at.
   bad = chunk;
   bad.witness.pre_root = post.root();
-  EXPECT_NE(rejection(bad, small.txs).find("the proof does not verify against pre_root"), std::string::npos);
+  EXPECT_NE(rejection(bad, small.txs).find("is not the state the replay reached"), std::string::npos);
 }
 
 TEST_F(Tampering, ReorderedOrMissingTransactions) {
@@ -377,11 +386,68 @@ TEST_F(Tampering, ReorderedOrMissingTransactions) {
   std::swap(reordered[0], reordered[1]);  // alice's nonces 1 then 0
   EXPECT_NE(rejection(chunk, reordered).find("claimed post-state root"), std::string::npos);
   std::vector<Transaction> bob_first = {small.txs[2], small.txs[0], small.txs[1]};
-  EXPECT_FALSE(replay_chunk(chunk, bob_first, small.world.params).ok());
+  EXPECT_FALSE(replay_chunk(start(), chunk, bob_first, small.world.params).ok());
   const std::vector<Transaction> fewer(small.txs.begin(), small.txs.end() - 1);
-  const auto result = replay_chunk(chunk, fewer, small.world.params);
+  const auto result = replay_chunk(start(), chunk, fewer, small.world.params);
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.error().code, base::Errc::invalid_argument);
+}
+
+// usage_before used to be taken on trust: inflated to the Pulse's limit it
+// turned every transaction into budget_exceeded, so the same transactions
+// and witness replayed to a second post-state root (the pre-state's).
+TEST_F(Tampering, AnInflatedUsageBefore) {
+  TracedChunk bad = chunk;
+  bad.usage_before.transactions = small.world.params.limits.max_transactions;
+  bad.post_root = bad.witness.pre_root;  // nothing applies
+  // Replayed from the totals the chunk claims, it reaches that other root:
+  // the attack, had the replayer no totals of its own.
+  const ReplayPoint claimed{bad.first_tx, bad.witness.pre_root, bad.usage_before};
+  const auto other = replay_chunk(claimed, bad, small.txs, small.world.params);
+  ASSERT_TRUE(other.ok()) << other.error().reason;
+  EXPECT_NE(other->root, chunk.post_root);
+  // From where the Pulse's replay really is, it is refused.
+  const std::string reason = rejection(bad, small.txs);
+  EXPECT_NE(reason.find("usage_before (" + std::to_string(bad.usage_before.transactions) +
+                        " transactions, 0 bytes) is not the usage the replay reached (0 transactions, 0 bytes)"),
+            std::string::npos)
+      << reason;
+  // And a chunk that does not start at the replay's next transaction.
+  bad = chunk;
+  bad.first_tx = 1;
+  EXPECT_NE(rejection(bad, small.txs).find("the chunk starts at transaction 1, the replay is at 0"),
+            std::string::npos);
+}
+
+TEST_F(Tampering, ChunksOverTheCapsAreRefusedBeforeAnyWork) {
+  TracedChunk bad = chunk;
+  bad.tx_count = static_cast<std::uint32_t>(kMaxChunkTransactions + 1);
+  EXPECT_NE(rejection(bad, small.txs).find("1025 transactions, over the 1024 a chunk may take"), std::string::npos);
+
+  // A witness padded with absent ids past the byte cap.
+  bad = chunk;
+  bad.witness.objects.resize(bad.witness.objects.size() + kMaxTracedChunkBytes / 33);  // 33 bytes each
+  ASSERT_GT(codec::encoded_size(bad), kMaxTracedChunkBytes);
+  const std::string reason = rejection(bad, small.txs);
+  EXPECT_NE(reason.find("bytes, over the 4194304 a chunk may take"), std::string::npos) << reason;
+
+  // The decoder refuses such bytes before decoding them.
+  const base::Bytes bytes = codec::encode(bad);
+  const auto decoded = decode_traced_chunk(bytes);
+  ASSERT_FALSE(decoded.ok());
+  EXPECT_EQ(decoded.error().code, base::Errc::length_over_max);
+  EXPECT_NE(decoded.error().reason.find("over the 4194304 a chunk may take"), std::string::npos);
+  EXPECT_EQ(decode_traced_chunk(codec::encode(chunk)).value(), chunk);
+
+  // The tracer never makes chunks a replayer would refuse.
+  TraceOptions options;
+  options.max_txs_per_chunk = kMaxChunkTransactions + 1;
+  EXPECT_EQ(trace_pulse(small.world.state, small.txs, small.world.params, options).error().code,
+            base::Errc::invalid_argument);
+  options = {};
+  options.max_witness_bytes = kMaxTracedChunkBytes;
+  EXPECT_EQ(trace_pulse(small.world.state, small.txs, small.world.params, options).error().code,
+            base::Errc::invalid_argument);
 }
 
 TEST_F(Tampering, ObjectsOutOfOrder) {
@@ -397,7 +463,9 @@ TEST(Trace, ABadSignatureIsCaughtOnlyWhenReplayChecksSignatures) {
   const auto traced = check_both_ways(small.world.state, small.txs, small.world.params, {});
   EXPECT_EQ(traced.outcome.receipts[1].status, TxStatus::bad_signature);
   // Taking every signature as valid replays a different Pulse.
-  EXPECT_FALSE(replay_chunk(traced.chunks[0], small.txs, small.world.params, false).ok());
+  EXPECT_FALSE(replay_chunk(ReplayPoint::start(small.world.state.root()), traced.chunks[0], small.txs,
+                            small.world.params, false)
+                   .ok());
 }
 
 }  // namespace

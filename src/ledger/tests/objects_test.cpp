@@ -4,7 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <initializer_list>
+
 #include "sion/crypto/keccak.hpp"
+#include "sion/da/commitment.hpp"
 #include "sion/ledger/receipt.hpp"
 
 namespace sion::ledger {
@@ -68,6 +72,42 @@ TEST(Ledger, StatusNamesAndClasses) {
   EXPECT_FALSE(is_rejection(TxStatus::success));
   EXPECT_FALSE(is_rejection(TxStatus::unknown_coin));
   EXPECT_FALSE(codec::decode<TxStatus>(base::Bytes{70}).ok());
+}
+
+// Every enum the codec decodes takes exactly its assigned values: a value in
+// a gap of the numbering (a receipt status of 30, between the rejections
+// and the failures) is refused like one above the largest.
+template <class E>
+void expect_only_assigned_values_decode(std::initializer_list<unsigned> assigned) {
+  for (unsigned raw = 0; raw < 256; ++raw) {
+    const bool valid = std::find(assigned.begin(), assigned.end(), raw) != assigned.end();
+    const auto decoded = codec::decode<E>(base::Bytes{static_cast<std::uint8_t>(raw)});
+    EXPECT_EQ(decoded.ok(), valid) << raw;
+    if (!decoded) {
+      EXPECT_EQ(decoded.error().code, base::Errc::invalid_value);
+    } else {
+      EXPECT_EQ(static_cast<unsigned>(*decoded), raw);
+    }
+  }
+}
+
+TEST(Ledger, EnumsDecodeOnlyTheirAssignedValues) {
+  expect_only_assigned_values_decode<TxStatus>({0, 1, 2, 3, 4, 5, 6, 7, 64, 65, 66, 67, 68, 69});
+  expect_only_assigned_values_decode<crypto::Scheme>({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+  expect_only_assigned_values_decode<crypto::Profile>({0, 1, 2, 3, 4});
+  expect_only_assigned_values_decode<da::Axis>({0, 1});
+
+  // A receipt whose status is 30.
+  Receipt receipt;
+  receipt.status = TxStatus::success;
+  base::Bytes bytes = codec::encode(receipt);
+  ASSERT_TRUE(codec::decode<Receipt>(bytes).ok());
+  bytes.at(32) = 30;  // after tx_id
+  const auto decoded = codec::decode<Receipt>(bytes);
+  ASSERT_FALSE(decoded.ok());
+  EXPECT_EQ(decoded.error().code, base::Errc::invalid_value);
+  EXPECT_EQ(decoded.error().reason.rfind("Receipt.status: enum value 30 is not an assigned value", 0), 0u)
+      << decoded.error().reason;
 }
 
 }  // namespace

@@ -10,12 +10,16 @@
 //   List<T, Max>                    count (ULEB128, <= Max), then the values
 //   std::optional<T>                0, or 1 followed by the value
 //   std::variant<T0, T1, ...>       tag (u8, index of the alternative), then it
-//   an enum E with codec_enum_max(E) found by ADL: its underlying value,
-//                                   which must be <= that maximum
+//   an enum E with codec_enum_values(E) found by ADL (a constexpr array of
+//                                   every assigned value): its underlying
+//                                   value, which must be one of those
 //   a struct with a static codec_fields() returning a tuple of
 //                                   codec::field("name", &S::member): the
 //                                   fields in that order, nothing else
 // Every value has exactly one encoding, and decode() accepts exactly that.
+// Each Codec<T> also states min_size, the fewest bytes any value of T
+// encodes to, so that a list decoder reserves no more elements than the
+// input left could hold.
 //
 // Usage:
 //   struct Output {
@@ -31,6 +35,7 @@
 //   base::Bytes bytes = codec::encode(output);
 //   base::Result<Output> back = codec::decode<Output>(bytes);
 
+#include <algorithm>
 #include <array>
 #include <concepts>
 #include <cstddef>
@@ -89,7 +94,12 @@ concept Encodable = requires(Writer& w, Reader& r, const T& in, T& out) {
   Codec<T>::encode(w, in);
   Codec<T>::decode(r, out);
   { Codec<T>::valid(in) } -> std::same_as<bool>;
+  { Codec<T>::min_size } -> std::convertible_to<std::size_t>;
 };
+
+// The fewest bytes any value of T encodes to.
+template <Encodable T>
+inline constexpr std::size_t min_encoded_size = Codec<T>::min_size;
 
 // The name a type carries in error messages.
 template <class T>
@@ -118,6 +128,7 @@ struct Codec<T> {
     if constexpr (sizeof(T) == 8) v = r.u64();
   }
   static constexpr bool valid(T) { return true; }
+  static constexpr std::size_t min_size = sizeof(T);
 };
 
 template <>
@@ -125,6 +136,7 @@ struct Codec<bool> {
   static void encode(Writer& w, bool v) { w.boolean(v); }
   static void decode(Reader& r, bool& v) { v = r.boolean(); }
   static constexpr bool valid(bool) { return true; }
+  static constexpr std::size_t min_size = 1;
 };
 
 template <std::size_t N>
@@ -132,6 +144,7 @@ struct Codec<std::array<std::uint8_t, N>> {
   static void encode(Writer& w, const std::array<std::uint8_t, N>& v) { w.bytes(v); }
   static void decode(Reader& r, std::array<std::uint8_t, N>& v) { r.bytes(v); }
   static constexpr bool valid(const std::array<std::uint8_t, N>&) { return true; }
+  static constexpr std::size_t min_size = N;
 };
 
 template <Encodable T, std::size_t N>
@@ -152,6 +165,7 @@ struct Codec<std::array<T, N>> {
     }
     return true;
   }
+  static constexpr std::size_t min_size = N * Codec<T>::min_size;
 };
 
 template <std::size_t Max>
@@ -166,6 +180,7 @@ struct Codec<VarBytes<Max>> {
     v.assign(data.begin(), data.end());
   }
   static bool valid(const VarBytes<Max>& v) { return v.size() <= Max; }
+  static constexpr std::size_t min_size = 1;  // the length 0
 };
 
 template <Encodable T, std::size_t Max>
@@ -177,8 +192,12 @@ struct Codec<List<T, Max>> {
   static void decode(Reader& r, List<T, Max>& v) {
     const std::size_t n = r.length(Max);
     v.clear();
-    // Never reserve more than the input could hold: a count is attacker data.
-    v.reserve(std::min(n, r.remaining()));
+    // A count is attacker data: reserve no more elements than the bytes
+    // left could encode (and the one a failure stops in), so memory stays
+    // within sizeof(T) / min_size of the input's size whatever the count
+    // says, and the vector never has to grow.
+    constexpr std::size_t per_item = Codec<T>::min_size == 0 ? 1 : Codec<T>::min_size;
+    v.reserve(std::min(n, r.remaining() / per_item + 1));
     for (std::size_t i = 0; i < n && r.ok(); ++i) {
       auto scope = r.element(i);
       Codec<T>::decode(r, v.emplace_back());
@@ -191,6 +210,7 @@ struct Codec<List<T, Max>> {
     }
     return true;
   }
+  static constexpr std::size_t min_size = 1;  // the count 0
 };
 
 template <Encodable T>
@@ -204,6 +224,7 @@ struct Codec<std::optional<T>> {
     if (r.boolean()) Codec<T>::decode(r, v.emplace());
   }
   static bool valid(const std::optional<T>& v) { return !v || Codec<T>::valid(*v); }
+  static constexpr std::size_t min_size = 1;  // absent
 };
 
 template <Encodable... Ts>
@@ -228,6 +249,7 @@ struct Codec<std::variant<Ts...>> {
   static bool valid(const Variant& v) {
     return std::visit([](const auto& alt) { return Codec<std::decay_t<decltype(alt)>>::valid(alt); }, v);
   }
+  static constexpr std::size_t min_size = 1 + std::min({Codec<Ts>::min_size...});
 
  private:
   template <std::size_t... Is>
@@ -247,31 +269,55 @@ struct Codec<std::variant<Ts...>> {
   }
 };
 
+// Enums: codec_enum_values(E{}) lists every assigned value, so that a value
+// between two assigned ones (a gap in the numbering) is refused like one
+// above the largest (docs/codec.md).
 template <class E>
   requires std::is_enum_v<E> && requires(E e) {
-    { codec_enum_max(e) } -> std::same_as<E>;
+    { codec_enum_values(e).size() } -> std::convertible_to<std::size_t>;
+    { codec_enum_values(e)[0] } -> std::convertible_to<E>;
   }
 struct Codec<E> {
   using Underlying = std::underlying_type_t<E>;
   static_assert(std::is_unsigned_v<Underlying>, "encoded enums have unsigned underlying types");
+  static_assert(codec_enum_values(E{}).size() >= 1, "an encoded enum has at least one value");
 
   static void encode(Writer& w, E v) { Codec<Underlying>::encode(w, static_cast<Underlying>(v)); }
   static void decode(Reader& r, E& v) {
     Underlying raw{};
     Codec<Underlying>::decode(r, raw);
-    if (raw > static_cast<Underlying>(codec_enum_max(E{}))) {
-      r.fail(base::Errc::invalid_value, "enum value " + std::to_string(raw) + " is above the largest, " +
-                                            std::to_string(static_cast<Underlying>(codec_enum_max(E{}))));
+    if (!r.ok()) return;
+    if (!valid(static_cast<E>(raw))) {
+      r.fail(base::Errc::invalid_value, "enum value " + std::to_string(raw) + " is not an assigned value");
       return;
     }
     v = static_cast<E>(raw);
   }
-  static bool valid(E v) { return static_cast<Underlying>(v) <= static_cast<Underlying>(codec_enum_max(E{})); }
+  static constexpr bool valid(E v) {
+    for (const auto value : codec_enum_values(E{})) {
+      if (static_cast<E>(value) == v) return true;
+    }
+    return false;
+  }
+  static constexpr std::size_t min_size = sizeof(Underlying);
 };
+
+// The sum of a struct's fields' min_size.
+template <class S>
+constexpr std::size_t fields_min_size() {
+  return std::apply(
+      [](const auto&... f) {
+        return (std::size_t{0} + ... +
+                Codec<std::remove_cvref_t<decltype(std::declval<const S&>().*(f.member))>>::min_size);
+      },
+      S::codec_fields());
+}
 
 template <class S>
   requires requires { S::codec_fields(); }
 struct Codec<S> {
+  static constexpr std::size_t min_size = fields_min_size<S>();
+
   static void encode(Writer& w, const S& v) {
     std::apply([&](const auto&... f) { (Codec<member_t<decltype(f)>>::encode(w, v.*(f.member)), ...); },
                S::codec_fields());
@@ -291,6 +337,7 @@ struct Codec<S> {
  private:
   template <class F>
   using member_t = std::remove_cvref_t<decltype(std::declval<const S&>().*(std::declval<F>().member))>;
+
 
   template <class F>
   static void decode_field(Reader& r, S& v, const F& f) {

@@ -210,7 +210,7 @@ class SparseMerkleTree {
   Node stored_form(std::uint32_t node) const;
   void list_nodes(std::uint32_t node, const Hash& path, TreeUpdate& out) const;
   void prove_range(std::uint32_t node, unsigned depth, const Hash* begin, const Hash* end,
-                   StateMultiProof& proof, std::vector<bool>& shape) const;
+                   StateMultiProof& proof, std::vector<bool>& shape, std::size_t& empty_siblings) const;
 
   detail::LargeVector<MemNode> nodes_;
   detail::LargeVector<StateEntry> entries_;

@@ -79,12 +79,24 @@ struct StateMultiProof {
   codec::VarBytes<kMaxShapeBytes> shape;       // the walk, bit by bit (docs/state-tree.md)
   codec::List<Hash, kMaxHashes> siblings;      // non-empty siblings in walk order
   codec::List<StateLeaf, kMaxLeaves> leaves;   // leaves where paths end, in walk order
+  // 32 zero bytes per empty sibling past the free allowance: the sender pays
+  // for the hashes those cost the verifier (docs/state-tree.md, "Bounds on
+  // a multi-proof"). Empty for every proof of keys that are hashes.
+  codec::VarBytes<kMaxShapeBytes> surcharge;
   static constexpr std::string_view codec_name = "StateMultiProof";
   static constexpr auto codec_fields() {
     return std::tuple{codec::field("shape", &StateMultiProof::shape),
                       codec::field("siblings", &StateMultiProof::siblings),
-                      codec::field("leaves", &StateMultiProof::leaves)};
+                      codec::field("leaves", &StateMultiProof::leaves),
+                      codec::field("surcharge", &StateMultiProof::surcharge)};
   }
+  // Empty siblings a proof of `keys` keys may hold without surcharge: half
+  // its non-empty siblings, leaves and keys, plus 256 (the longest chain one
+  // path can hold). Honest proofs over hashed keys hold about one per key.
+  static std::size_t free_empty_siblings(std::size_t siblings, std::size_t leaves, std::size_t keys) noexcept {
+    return (siblings + leaves + keys) / 2 + kStateKeyBits;
+  }
+  static constexpr std::size_t kSurchargePerEmptySibling = 32;
   bool operator==(const StateMultiProof&) const = default;
 };
 
@@ -95,7 +107,7 @@ struct StateClaim {
 };
 
 // Decodes a proof and checks its form (bitmap length, bits past depth clear,
-// one sibling per set bit), naming the first fault.
+// one sibling per set bit, no zero sibling), naming the first fault.
 base::Result<StateProof> decode_state_proof(base::ByteView bytes);
 base::Result<StateMultiProof> decode_state_multiproof(base::ByteView bytes);
 

@@ -40,10 +40,9 @@ enum class Profile : std::uint8_t {
   hybrid = 3,   // Ed25519 + ML-DSA-44
   classic = 4,  // Ed25519 + ECDSA-P256 (the Confium seed's pairing)
 };
-constexpr Profile codec_enum_max(Profile) { return Profile::classic; }
-
 inline constexpr Profile kAllProfiles[] = {Profile::dual, Profile::cold, Profile::strong, Profile::hybrid,
                                            Profile::classic};
+constexpr std::span<const Profile> codec_enum_values(Profile) { return kAllProfiles; }
 
 std::string_view profile_name(Profile profile) noexcept;
 std::optional<Profile> profile_from_name(std::string_view name) noexcept;
@@ -85,6 +84,27 @@ base::Status check_key_bundle(const KeyBundle& bundle);
 // SHA3-256("sion/key-bundle/v1" || encode(bundle)).
 Hash256 bundle_id(const KeyBundle& bundle);
 
+// A key bundle together with its own id: what verification takes, so that
+// no caller can pair keys with an id that is not theirs (the bound message
+// and the verification cache are keyed by the id). Only the bundle's own
+// hash, or the SigningBundle that computed it, makes one. Refers to the
+// bundle: it must not outlive it.
+class KeyBundleRef {
+ public:
+  explicit KeyBundleRef(const KeyBundle& keys) : keys_(&keys), id_(bundle_id(keys)) {}
+  explicit KeyBundleRef(KeyBundle&&) = delete;  // would dangle
+
+  const KeyBundle& keys() const noexcept { return *keys_; }
+  const Hash256& id() const noexcept { return id_; }
+
+ private:
+  friend class SigningBundle;
+  KeyBundleRef(const KeyBundle& keys, const Hash256& id) noexcept : keys_(&keys), id_(id) {}
+
+  const KeyBundle* keys_;
+  Hash256 id_;
+};
+
 // The bound message M' every component signs (see above). Fails for a
 // context longer than 255 bytes.
 base::Result<base::Bytes> bound_message(const Hash256& bundle_id, base::ByteView message, base::ByteView context);
@@ -100,6 +120,8 @@ class SigningBundle {
 
   const KeyBundle& public_bundle() const noexcept { return public_; }
   const Hash256& id() const noexcept { return id_; }
+  // The public bundle with the id computed at construction.
+  KeyBundleRef public_ref() const noexcept { return {public_, id_}; }
 
   base::Result<SignatureBundle> sign(base::ByteView message, base::ByteView context,
                                      Hedging hedging = Hedging::hedged) const;
@@ -117,8 +139,8 @@ class SigningBundle {
 bool verify_bundle(const KeyBundle& keys, base::ByteView message, base::ByteView context,
                    const SignatureBundle& signatures) noexcept;
 
-// The same with the bundle id already computed (accounts store it).
-bool verify_bundle(const KeyBundle& keys, const Hash256& id, base::ByteView message, base::ByteView context,
+// The same with the bundle id already computed, carried by the keys.
+bool verify_bundle(const KeyBundleRef& keys, base::ByteView message, base::ByteView context,
                    const SignatureBundle& signatures) noexcept;
 
 }  // namespace sion::crypto

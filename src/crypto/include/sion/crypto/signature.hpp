@@ -32,15 +32,15 @@ enum class Scheme : std::uint8_t {
   ecdsa_secp256k1 = 10,
 };
 
-// For the codec: the largest scheme number (sion/codec/codec.hpp, enums).
-constexpr Scheme codec_enum_max(Scheme) { return Scheme::ecdsa_secp256k1; }
-
 inline constexpr Scheme kAllSchemes[] = {
     Scheme::ml_dsa_44,         Scheme::ml_dsa_65,         Scheme::ml_dsa_87,
     Scheme::slh_dsa_sha2_128s, Scheme::slh_dsa_sha2_128f, Scheme::slh_dsa_sha2_192f,
     Scheme::slh_dsa_sha2_256s, Scheme::slh_dsa_shake_128f, Scheme::ed25519,
     Scheme::ecdsa_p256,        Scheme::ecdsa_secp256k1,
 };
+
+// For the codec: every scheme number (sion/codec/codec.hpp, enums).
+constexpr std::span<const Scheme> codec_enum_values(Scheme) { return kAllSchemes; }
 
 // "ML-DSA-44", "SLH-DSA-SHA2-128f", "Ed25519", "ECDSA-P256", "ECDSA-secp256k1".
 std::string_view scheme_name(Scheme scheme) noexcept;

@@ -73,8 +73,9 @@ class VerifyCache {
 // successful check is remembered. `signature_digest` must be
 // VerifyCache::signature_digest(signatures) (or the same value computed
 // earlier); anything else only causes misses.
-bool verify_bundle_cached(VerifyCache& cache, const KeyBundle& keys, const Hash256& bundle_id,
-                          base::ByteView message, base::ByteView context, const SignatureBundle& signatures,
+// The cache is keyed by the bundle id, which KeyBundleRef ties to the keys.
+bool verify_bundle_cached(VerifyCache& cache, const KeyBundleRef& keys, base::ByteView message,
+                          base::ByteView context, const SignatureBundle& signatures,
                           const Hash256& signature_digest) noexcept;
 
 }  // namespace sion::crypto

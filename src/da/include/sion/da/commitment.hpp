@@ -39,7 +39,7 @@ inline constexpr commit::TreeHasher kDataRootHasher{commit::HashFunction::sha256
 inline constexpr std::size_t kMaxLinePath = 8;
 inline constexpr std::size_t kMaxRootPath = 9;
 
-constexpr Axis codec_enum_max(Axis) { return Axis::column; }
+constexpr std::array<Axis, 2> codec_enum_values(Axis) { return {Axis::row, Axis::column}; }
 
 // What a Pulse header carries about the Pulse's data: the original
 // width k, the data's length (the bytes after it in the square are zero
@@ -62,6 +62,16 @@ struct DataCommitment {
 // gives data_bytes (a power of two in [1, 128], the smallest square that
 // holds the data: a producer cannot inflate the square).
 base::Status check_commitment(const DataCommitment& commitment);
+
+// The data a square holds under `commitment`: the first data_bytes bytes of
+// its original quadrant. invalid_value when the commitment fails
+// check_commitment, names another width, a share of the original quadrant
+// is missing, or a padding byte (after the data) is not zero: zero padding
+// is part of validity (docs/data-availability.md, "Layout"), since other
+// padding gives another data root for the same data. It does not recompute
+// the data root: the square is one repair() checked against the header, or
+// one the node built itself.
+base::Result<base::Bytes> published_data(const ExtendedSquare& square, const DataCommitment& commitment);
 
 // Every row and column root: what a node that rebuilds or checks a whole
 // square needs besides the shares.

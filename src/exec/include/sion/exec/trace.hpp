@@ -57,7 +57,8 @@ struct ChunkWitness {
 
 // Transactions first_tx .. first_tx + tx_count - 1 of a Pulse. usage_before:
 // the Pulse's running totals before the chunk (the budget carries across
-// chunks).
+// chunks); a replayer checks it against where the previous chunk ended
+// (ReplayPoint), never takes it on trust.
 struct TracedChunk {
   std::uint32_t first_tx = 0;
   std::uint32_t tx_count = 0;
@@ -75,9 +76,21 @@ struct TracedChunk {
   bool operator==(const TracedChunk&) const = default;
 };
 
+// What one chunk may take, checked before any work (docs/ledger.md,
+// "Tracing and stateless replay"): its transactions, and its encoding,
+// which bounds the witness's objects and proof entries. The tracer stays
+// far below both (64 transactions and a 256 KiB witness estimate by
+// default; one transfer touches at most a few hundred ids).
+inline constexpr std::size_t kMaxChunkTransactions = 1024;
+inline constexpr std::size_t kMaxTracedChunkBytes = std::size_t{4} << 20;
+
+// A TracedChunk from bytes: refuses (length_over_max) more than
+// kMaxTracedChunkBytes before decoding, then decodes.
+base::Result<TracedChunk> decode_traced_chunk(base::ByteView bytes);
+
 struct TraceOptions {
-  std::size_t max_txs_per_chunk = 64;          // at least 1
-  std::size_t max_witness_bytes = 256u << 10;  // bounds the estimate below
+  std::size_t max_txs_per_chunk = 64;          // 1 .. kMaxChunkTransactions
+  std::size_t max_witness_bytes = 256u << 10;  // bounds the estimate below; at most kMaxTracedChunkBytes / 2
   base::Executor* executor = nullptr;          // signature checks on it; nullptr: the calling thread
   crypto::VerifyCache* cache = nullptr;
   // As PulseOptions::prechecked: precheck_transactions() of the same
@@ -99,14 +112,31 @@ struct TracedPulse {
 base::Result<TracedPulse> trace_pulse(const MemoryState& pre, std::span<const Transaction> transactions,
                                       const ChainParams& params, const TraceOptions& options = {});
 
-// Replays one chunk from its witness alone and returns its post-state root.
-// Rejects (invalid_value, with the reason) a witness whose proof does not
-// verify against pre_root or whose objects do not match it, a read of an id
-// the witness does not hold, and a result other than the claimed post_root;
-// invalid_argument for a transaction count other than tx_count or a
-// transaction the codec cannot encode. check_signatures = false takes every
-// signature as valid (a replayer that has checked them elsewhere).
-base::Result<commit::Hash> replay_chunk(const TracedChunk& chunk, std::span<const Transaction> chunk_txs,
-                                        const ChainParams& params, bool check_signatures = true);
+// Where the replay of a Pulse stands between chunks: the next transaction,
+// the state root and the Pulse's budget totals so far. A Pulse's replay
+// starts at ReplayPoint::start(its pre-state root); each chunk must begin
+// exactly where the previous one ended, so the same transactions and
+// witnesses can replay to one post-state root only, the full node's.
+struct ReplayPoint {
+  std::uint32_t next_tx = 0;
+  commit::Hash root{};
+  PulseUsage usage;
+  static ReplayPoint start(const commit::Hash& pre_root) noexcept { return {0, pre_root, {}}; }
+  bool operator==(const ReplayPoint&) const = default;
+};
+
+// Replays one chunk from `from` and its witness alone and returns where it
+// ends (the claimed post_root, the totals after it). Rejects (invalid_value,
+// with the reason) a chunk that does not start at `from` (first_tx,
+// pre_root, usage_before), is over kMaxChunkTransactions or
+// kMaxTracedChunkBytes, whose proof does not verify against pre_root or
+// whose objects do not match it, a read of an id the witness does not
+// hold, and a result other than the claimed post_root; invalid_argument for
+// a transaction count other than tx_count or a transaction the codec cannot
+// encode. check_signatures = false takes every signature as valid (a
+// replayer that has checked them elsewhere).
+base::Result<ReplayPoint> replay_chunk(const ReplayPoint& from, const TracedChunk& chunk,
+                                       std::span<const Transaction> chunk_txs, const ChainParams& params,
+                                       bool check_signatures = true);
 
 }  // namespace sion::exec

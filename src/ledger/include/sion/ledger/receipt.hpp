@@ -2,6 +2,7 @@
 // What a transaction did, whatever its kind (docs/ledger.md, "Receipts"),
 // and the receipts root of a Pulse. Consensus format.
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -36,7 +37,12 @@ enum class TxStatus : std::uint8_t {
   insufficient_funds = 68,   // inputs hold less than outputs plus the fee
   amount_overflow = 69,      // a sum passes 2^64 - 1
 };
-constexpr TxStatus codec_enum_max(TxStatus) { return TxStatus::amount_overflow; }
+constexpr std::array<TxStatus, 14> codec_enum_values(TxStatus) {
+  return {TxStatus::success,          TxStatus::wrong_chain,     TxStatus::wrong_keys,      TxStatus::budget_exceeded,
+          TxStatus::bad_signature,    TxStatus::wrong_nonce,     TxStatus::fee_too_low,     TxStatus::fee_unpayable,
+          TxStatus::unknown_coin,     TxStatus::not_owner,       TxStatus::duplicate_input, TxStatus::zero_amount,
+          TxStatus::insufficient_funds, TxStatus::amount_overflow};
+}
 std::string_view status_name(TxStatus status) noexcept;
 constexpr bool is_rejection(TxStatus status) noexcept {
   return status != TxStatus::success && static_cast<std::uint8_t>(status) < 64;

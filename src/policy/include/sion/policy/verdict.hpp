@@ -3,6 +3,7 @@
 // (docs/ledger.md, "Mempool policy"). A node sends both to the client that
 // submitted the transaction: the code for programs, the reason for people.
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -24,7 +25,11 @@ enum class PolicyCode : std::uint8_t {
   fee_below_floor = 6,         // fee under min_fee_per_byte per byte (or that floor overflows)
   dust_output = 7,             // a transfer output below the dust threshold
 };
-constexpr PolicyCode codec_enum_max(PolicyCode) { return PolicyCode::dust_output; }
+constexpr std::array<PolicyCode, 8> codec_enum_values(PolicyCode) {
+  return {PolicyCode::admitted,          PolicyCode::wrong_chain,       PolicyCode::not_encodable,
+          PolicyCode::above_policy_size, PolicyCode::above_pulse_bytes, PolicyCode::above_pulse_auth_bytes,
+          PolicyCode::fee_below_floor,   PolicyCode::dust_output};
+}
 // "fee_below_floor" etc.: the code's name, as APIs print it.
 std::string_view policy_code_name(PolicyCode code) noexcept;
 

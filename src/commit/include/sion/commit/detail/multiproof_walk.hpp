@@ -36,12 +36,23 @@ inline bool same_prefix(const Hash& a, const Hash& b, unsigned depth) noexcept {
 //
 // A nullopt from the builder stops the walk; the builder keeps its reason.
 // Faults of the proof itself are named by fault().
+//
+// Work is bounded by what the proof pays for (docs/state-tree.md, "Bounds
+// on a multi-proof"): an empty sibling costs its sender one bit but the
+// walk a hash and a node, so past a free allowance each must be paid for
+// with 32 bytes of surcharge, and the walk stops at the first one unpaid,
+// before hashing it.
 template <class Builder>
 class MultiProofWalk {
  public:
   using Ref = typename Builder::Ref;
 
-  MultiProofWalk(const StateMultiProof& proof, Builder& builder) noexcept : proof_(proof), builder_(builder) {}
+  // `keys`: how many keys the walk proves.
+  MultiProofWalk(const StateMultiProof& proof, Builder& builder, std::size_t keys) noexcept
+      : proof_(proof),
+        builder_(builder),
+        free_(StateMultiProof::free_empty_siblings(proof.siblings.size(), proof.leaves.size(), keys)),
+        empty_left_(free_ + proof.surcharge.size() / StateMultiProof::kSurchargePerEmptySibling) {}
 
   // The subtree at `depth` holding keys [begin, end), begin < end.
   std::optional<Ref> subtree(unsigned depth, std::size_t begin, std::size_t end) {
@@ -81,6 +92,15 @@ class MultiProofWalk {
     if (leaf_ != proof_.leaves.size()) return fail_bool("it has unused leaves");
     if (proof_.shape.size() != (bit_ + 7) / 8) return fail_bool("its shape has unused bytes");
     if (bit_ % 8 != 0 && (proof_.shape.back() >> (bit_ % 8)) != 0) return fail_bool("its shape has padding bits set");
+    // The surcharge is exactly what the empty siblings past the allowance
+    // need, in zeros: one encoding per proof.
+    const std::size_t unpaid = empties_ > free_ ? empties_ - free_ : 0;
+    if (proof_.surcharge.size() != unpaid * StateMultiProof::kSurchargePerEmptySibling) {
+      return fail_bool("its surcharge is not 32 bytes per empty sibling past the allowance");
+    }
+    for (const std::uint8_t byte : proof_.surcharge) {
+      if (byte != 0) return fail_bool("its surcharge is not all zeros");
+    }
     return true;
   }
 
@@ -92,8 +112,16 @@ class MultiProofWalk {
     if (begin != end) return subtree(depth + 1, begin, end);
     const auto non_empty = next_bit();
     if (!non_empty) return std::nullopt;
-    if (!*non_empty) return builder_.empty_sibling(depth + 1);
+    if (!*non_empty) {
+      if (empty_left_ == 0) return fail("it has more empty siblings than its allowance and surcharge pay for");
+      --empty_left_;
+      ++empties_;
+      return builder_.empty_sibling(depth + 1);
+    }
     if (sibling_ == proof_.siblings.size()) return fail("it has too few siblings");
+    // An empty subtree is sent as a 0 bit, never as a zero hash: one
+    // encoding per proof.
+    if (proof_.siblings[sibling_] == Hash{}) return fail("a sibling marked non-empty is zero");
     return builder_.sibling(depth + 1, proof_.siblings[sibling_++]);
   }
 
@@ -122,6 +150,9 @@ class MultiProofWalk {
   std::size_t bit_ = 0;
   std::size_t sibling_ = 0;
   std::size_t leaf_ = 0;
+  std::size_t free_;
+  std::size_t empty_left_;
+  std::size_t empties_ = 0;
   const char* fault_ = nullptr;
 };
 
