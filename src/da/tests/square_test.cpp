@@ -5,6 +5,7 @@
 #include <cstring>
 #include <random>
 
+#include "sion/codec/codec.hpp"
 #include "sion/da/reed_solomon.hpp"
 
 namespace sion::da {
@@ -44,6 +45,15 @@ std::uint8_t formula_parity(std::uint32_t k, std::uint32_t i, const std::vector<
     sum ^= gf_multiply(gf_inverse(static_cast<std::uint8_t>((k + i) ^ j)), data[j]);
   }
   return sum;
+}
+
+// An axis decodes from its two assigned values only.
+TEST(Square, AxisDecodesOnlyRowAndColumn) {
+  for (unsigned raw = 0; raw < 256; ++raw) {
+    const auto axis = codec::decode<Axis>(base::Bytes{static_cast<std::uint8_t>(raw)});
+    EXPECT_EQ(axis.ok(), raw <= 1) << raw;
+    if (!axis) EXPECT_EQ(axis.error().code, base::Errc::invalid_value) << raw;
+  }
 }
 
 TEST(Square, WidthIsTheSmallestPowerOfTwoThatHoldsTheData) {

@@ -8,7 +8,6 @@
 #include <initializer_list>
 
 #include "sion/crypto/keccak.hpp"
-#include "sion/da/commitment.hpp"
 #include "sion/ledger/receipt.hpp"
 
 namespace sion::ledger {
@@ -95,7 +94,6 @@ TEST(Ledger, EnumsDecodeOnlyTheirAssignedValues) {
   expect_only_assigned_values_decode<TxStatus>({0, 1, 2, 3, 4, 5, 6, 7, 64, 65, 66, 67, 68, 69});
   expect_only_assigned_values_decode<crypto::Scheme>({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
   expect_only_assigned_values_decode<crypto::Profile>({0, 1, 2, 3, 4});
-  expect_only_assigned_values_decode<da::Axis>({0, 1});
 
   // A receipt whose status is 30.
   Receipt receipt;
