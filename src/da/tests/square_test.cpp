@@ -6,6 +6,7 @@
 #include <random>
 
 #include "sion/codec/codec.hpp"
+#include "sion/da/commitment.hpp"
 #include "sion/da/reed_solomon.hpp"
 
 namespace sion::da {
