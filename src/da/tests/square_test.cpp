@@ -53,7 +53,9 @@ TEST(Square, AxisDecodesOnlyRowAndColumn) {
   for (unsigned raw = 0; raw < 256; ++raw) {
     const auto axis = codec::decode<Axis>(base::Bytes{static_cast<std::uint8_t>(raw)});
     EXPECT_EQ(axis.ok(), raw <= 1) << raw;
-    if (!axis) EXPECT_EQ(axis.error().code, base::Errc::invalid_value) << raw;
+    if (!axis) {
+      EXPECT_EQ(axis.error().code, base::Errc::invalid_value) << raw;
+    }
   }
 }
 
