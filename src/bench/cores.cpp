@@ -17,7 +17,7 @@ unsigned usable_cores() noexcept {
   cpu_set_t mask;
   CPU_ZERO(&mask);
   if (sched_getaffinity(0, sizeof mask, &mask) != 0) return base::thread_count(0);
-  return std::max(1, CPU_COUNT(&mask));
+  return static_cast<unsigned>(std::max(1, CPU_COUNT(&mask)));
 }
 
 std::string cores_note(unsigned threads) {

@@ -4,6 +4,7 @@
 // one coin, and a Pulse in which sender i pays sender i + 1 and gets its
 // change back: three objects read, four written per transfer.
 
+#include <chrono>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -40,11 +41,12 @@ std::vector<exec::TxPrecheck> ids_with_verdicts(const std::vector<exec::Transact
 
 // One timed Pulse: execute_pulse of `txs` on `pre` under `options`, then
 // commit_pulse into `post` (a MemoryState or an ObjectStore); internal
-// unless every transfer succeeded. The post-state root goes to `root`.
+// unless every transfer succeeded. The post-state root goes to `root`;
+// with `commit_seconds`, the time commit_pulse took goes there.
 template <class Post>
 base::Status execute_and_commit(const exec::StateView& pre, Post& post, const std::vector<exec::Transaction>& txs,
                                 const exec::ChainParams& params, const exec::PulseOptions& options,
-                                commit::Hash& root);
+                                commit::Hash& root, double* commit_seconds = nullptr);
 
 // internal unless every receipt is a success (the workload is all valid
 // transfers: anything else means the row measured something else).
@@ -56,10 +58,14 @@ std::string with_commas(std::size_t n);
 template <class Post>
 base::Status execute_and_commit(const exec::StateView& pre, Post& post, const std::vector<exec::Transaction>& txs,
                                 const exec::ChainParams& params, const exec::PulseOptions& options,
-                                commit::Hash& root) {
+                                commit::Hash& root, double* commit_seconds) {
   auto outcome = exec::execute_pulse(pre, txs, params, options);
   if (!outcome) return base::fail(std::move(outcome).error());
+  const auto start = std::chrono::steady_clock::now();
   auto committed = exec::commit_pulse(post, *outcome);
+  if (commit_seconds != nullptr) {
+    *commit_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
   if (!committed) return base::fail(std::move(committed).error());
   root = *committed;
   return check_all_succeeded(*outcome);
