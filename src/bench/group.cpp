@@ -20,21 +20,28 @@ std::string_view trim(std::string_view text) {
 
 }  // namespace
 
-void Context::report(std::string name, double value, std::string unit, std::string note) const {
-  sink_(Row{group_, std::move(name), value, std::move(unit), std::move(note)});
+void Context::report(std::string name, double value, std::string unit, std::string note,
+                     std::optional<double> p95) const {
+  sink_(Row{group_, std::move(name), value, std::move(unit), std::move(note), p95});
 }
 
 void Context::report_time(std::string name, const Stats& stats, TimeUnit unit,
                           std::string note) const {
   report(std::move(name), seconds_in(unit, stats.median), std::string(unit_symbol(unit)),
-         std::move(note));
+         std::move(note), seconds_in(unit, stats.p95));
+}
+
+void Context::report_rate(std::string name, const Stats& stats, double per_call, std::string unit,
+                          std::string note) const {
+  report(std::move(name), per_call / stats.median, std::move(unit), std::move(note),
+         per_call / stats.p95);
 }
 
 std::span<const Group> all_groups() noexcept {
   // An explicit list rather than self-registration from each group's file:
   // the linker drops object files of a static library that nothing
-  // references, and their registrars with them. Seed 000's order, so that
-  // runs compare line by line.
+  // references, and their registrars with them. The order of
+  // docs/performance.md, so that runs compare line by line.
   static const Group kGroups[] = {groups::signatures(), groups::state(), groups::data(),
                                   groups::transparency(), groups::execution()};
   return kGroups;

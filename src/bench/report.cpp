@@ -18,7 +18,7 @@
 namespace sion::bench {
 namespace {
 
-// Column widths of seed 000's tables, fitted to every row printed there:
+// Column widths of the tables in docs/performance.md, fitted to every row:
 // group 12, measurement 52, value 14 (two decimals), unit 8, each followed by
 // one space. A longer cell pushes the rest of its line right.
 constexpr std::size_t kGroupWidth = 12;
@@ -135,11 +135,11 @@ base::Result<std::string> to_json(const Results& results) {
   try {
     json measurements = json::array();
     for (const Row& row : results.measurements) {
-      measurements.push_back({{"group", row.group},
-                              {"name", row.name},
-                              {"value", row.value},
-                              {"unit", row.unit},
-                              {"note", row.note}});
+      json entry = {{"group", row.group}, {"name", row.name}, {"value", row.value}};
+      if (row.p95) entry["p95"] = *row.p95;
+      entry["unit"] = row.unit;
+      entry["note"] = row.note;
+      measurements.push_back(std::move(entry));
     }
     const MachineInfo& machine = results.machine;
     const json document = {

@@ -2,7 +2,11 @@
 // The groups the registry (group.cpp) lists. Each is defined in its own file
 // in this folder.
 
+#include <optional>
+#include <vector>
+
 #include "sion/bench/group.hpp"
+#include "sion/exec/ledger.hpp"
 
 namespace sion::bench::groups {
 
@@ -18,5 +22,13 @@ Group execution();
 base::Status report_state_hashing(Context& context);
 base::Status report_state_tree(Context& context);
 base::Status report_sum_tree(Context& context);
+
+// The execution row on a large state in RocksDB (execution_store.cpp): the
+// senders of `transfers` among filler accounts, `txs` their Pulse, `verdicts`
+// its signature verdicts.
+struct TransferWorkload;
+base::Status report_large_state(Context& context, const TransferWorkload& transfers,
+                                const std::vector<exec::Transaction>& txs,
+                                const std::vector<std::optional<bool>>& verdicts);
 
 }  // namespace sion::bench::groups

@@ -1,5 +1,5 @@
-// Group `state`: hashing and state roots. Seed 000's run labelled the hashing
-// row `hashing`; it now belongs here, where --only selects it.
+// Group `state`: hashing and state roots (docs/performance.md, "state"). The
+// hashing rows belong here, where --only selects them.
 
 #include <cstring>
 

@@ -1,17 +1,24 @@
 // Group `state`, continued: the sparse Merkle state tree and its RocksDB
-// commits.
+// commits (docs/performance.md, "state").
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <random>
+#include <thread>
 #include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "groups.hpp"
 #include "sion/codec/codec.hpp"
+#include "sion/bench/cores.hpp"
+#include "sion/commit/hash.hpp"
 #include "sion/commit/smt.hpp"
 #include "sion/state/object_store.hpp"
 
@@ -29,21 +36,115 @@ Hash random_hash(std::mt19937_64& rng) {
   return h;
 }
 
-std::vector<commit::StateEntry> random_entries(std::size_t count, std::uint64_t seed) {
+// Objects as a genesis holds them: accounts and coins, 40 bytes of data
+// each (a 32-byte id and a u64), under random ids; encoded here, outside
+// the clock.
+struct EncodedObjects {
+  std::vector<Hash> ids;
+  codec::EncodingBatch encodings;
+  std::vector<base::ByteView> views;
+};
+
+std::unique_ptr<EncodedObjects> random_objects(std::size_t count, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
-  std::vector<commit::StateEntry> entries(count);
-  for (auto& e : entries) e = {random_hash(rng), random_hash(rng)};
-  return entries;
+  auto objects = std::make_unique<EncodedObjects>();
+  objects->ids.reserve(count);
+  state::Object object;
+  object.version = 1;
+  object.data.resize(40);
+  for (std::size_t i = 0; i < count; ++i) {
+    objects->ids.push_back(random_hash(rng));
+    object.type = 1 + static_cast<std::uint32_t>(i % 2);
+    for (auto& byte : object.data) byte = static_cast<std::uint8_t>(rng());
+    objects->encodings.add(object);
+  }
+  objects->views = objects->encodings.views();
+  return objects;
 }
 
-// From scratch: sort, build and hash every node.
-Stats time_root(const std::vector<commit::StateEntry>& entries, unsigned threads, const Context& context) {
+// The caller's arrays for the object hashes and the tree's entries: reused
+// from call to call by the warm rows, new in a first call.
+struct RootBuffers {
+  std::vector<Hash> hashes;
+  std::vector<commit::StateEntry> entries;
+};
+
+// What a genesis does with its objects' encodings: hash each (0x40 tag, in
+// Keccak lanes, as state::state_changes does), then sort the ids, build
+// and hash every node of the tree.
+base::Result<Hash> root_from_encodings(const EncodedObjects& objects, unsigned threads, RootBuffers& buffers) {
+  const std::size_t count = objects.views.size();
+  buffers.hashes.resize(count);
+  commit::tagged_hashes(commit::Domain::object, objects.views, buffers.hashes.data());
+  buffers.entries.resize(count);
+  for (std::size_t i = 0; i < count; ++i) buffers.entries[i] = {objects.ids[i], buffers.hashes[i]};
+  return commit::state_root(buffers.entries, threads);
+}
+
+Stats time_root(const EncodedObjects& objects, unsigned threads, const Context& context) {
+  RootBuffers buffers;
   const auto measure = [&] {
-    auto root = commit::state_root(entries, threads);
+    auto root = root_from_encodings(objects, threads, buffers);
     do_not_optimize(root);
   };
-  return entries.size() <= 10000 ? time_per_call(measure, context.measure_options())
-                                 : time_each_call(measure, context.measure_options());
+  return objects.ids.size() <= 10000 ? time_per_call(measure, context.measure_options())
+                                     : time_each_call(measure, context.measure_options());
+}
+
+// One call in a process that has made none: a forked child runs it on a
+// thread it starts, so no thread-local scratch of an earlier call exists
+// there and every page it writes is new to it (fresh or copy-on-write).
+// Seconds, or nullopt if the child could not run or report.
+std::optional<double> first_call_seconds(const EncodedObjects& objects, unsigned threads) {
+  int pipe_ends[2];
+  if (pipe(pipe_ends) != 0) return std::nullopt;
+  const pid_t child = fork();
+  if (child < 0) {
+    close(pipe_ends[0]);
+    close(pipe_ends[1]);
+    return std::nullopt;
+  }
+  if (child == 0) {
+    close(pipe_ends[0]);
+    double seconds = -1;
+    std::thread fresh([&] {
+      const auto start = std::chrono::steady_clock::now();
+      RootBuffers buffers;
+      auto root = root_from_encodings(objects, threads, buffers);
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (!root) seconds = -1;
+      do_not_optimize(root);
+    });
+    fresh.join();
+    const bool sent = write(pipe_ends[1], &seconds, sizeof seconds) == static_cast<ssize_t>(sizeof seconds);
+    _exit(sent ? 0 : 1);
+  }
+  close(pipe_ends[1]);
+  double seconds = -1;
+  const bool got = read(pipe_ends[0], &seconds, sizeof seconds) == static_cast<ssize_t>(sizeof seconds);
+  close(pipe_ends[0]);
+  int wait_status = 0;
+  const bool exited = waitpid(child, &wait_status, 0) == child && WIFEXITED(wait_status) &&
+                      WEXITSTATUS(wait_status) == 0;
+  if (!got || !exited || !(seconds > 0)) return std::nullopt;
+  return seconds;
+}
+
+base::Status report_first_call(Context& context, const EncodedObjects& objects, unsigned threads) {
+  std::vector<double> seconds;
+  const std::size_t children = context.quick() ? 1 : 3;
+  for (std::size_t i = 0; i < children; ++i) {
+    const auto call = first_call_seconds(objects, threads);
+    if (!call) return base::fail(base::Errc::internal, "state tree: the first-call child process failed");
+    seconds.push_back(*call);
+  }
+  context.report_time(fmt::format("state root of {} objects, first call", objects.ids.size()), summarize(seconds),
+                      TimeUnit::ms,
+                      fmt::format("as the row without \"first call\" (its arrays new too), once in each of {} "
+                                  "forked child processes that had made no call (no scratch or warm pages from an "
+                                  "earlier one); {}",
+                                  children, cores_note(threads)));
+  return {};
 }
 
 // Versions of 10,000 new 100-byte objects each, applied to an object store
@@ -87,20 +188,35 @@ base::Status report_rocksdb_commit(Context& context) {
 
 base::Status report_state_tree(Context& context) {
   const unsigned both = 2;
-  context.report_time("state root of 1000 objects", time_root(random_entries(1000, 1), 1, context), TimeUnit::ms,
-                      "one core");
-  context.report_time("state root of 100000 objects", time_root(random_entries(100000, 2), 1, context),
-                      TimeUnit::ms, "one core");
-
   // --quick keeps the 1,000,000-object rows out (about 300 MB and seconds
   // of setup) and measures the update and proofs on 100,000 objects.
   const std::size_t big = context.quick() ? 100000 : 1000000;
-  const auto entries = random_entries(big, 3);
+  const auto small = random_objects(1000, 1);
+  const auto medium = random_objects(100000, 2);
+  const auto large = random_objects(big, 3);
+  const unsigned large_threads = context.quick() ? 1 : both;
+
+  // First, while this process has built no state tree yet.
+  if (auto status = report_first_call(context, *medium, 1); !status) return status;
   if (!context.quick()) {
-    context.report_time("state root of 1000000 objects", time_root(entries, both, context), TimeUnit::ms,
-                        "two cores");
+    if (auto status = report_first_call(context, *large, large_threads); !status) return status;
   }
 
+  const std::string from_encodings = "from the objects' encodings: object hashes, sort, every node";
+  context.report_time("state root of 1000 objects", time_root(*small, 1, context), TimeUnit::ms,
+                      fmt::format("{}; {}", from_encodings, cores_note(1)));
+  context.report_time("state root of 100000 objects", time_root(*medium, 1, context), TimeUnit::ms,
+                      fmt::format("{}; {}", from_encodings, cores_note(1)));
+  if (!context.quick()) {
+    context.report_time("state root of 1000000 objects", time_root(*large, both, context), TimeUnit::ms,
+                        fmt::format("{}; {}", from_encodings, cores_note(both)));
+  }
+
+  std::vector<commit::StateEntry> entries;
+  entries.reserve(big);
+  for (std::size_t i = 0; i < big; ++i) {
+    entries.push_back({large->ids[i], commit::tagged_hash(commit::Domain::object, large->views[i])});
+  }
   auto tree = commit::SparseMerkleTree::from_entries(entries, 1, both);
   if (!tree) return base::fail(std::move(tree).error());
 
@@ -126,7 +242,7 @@ base::Status report_state_tree(Context& context) {
       context.measure_options());
   if (!failed) return failed;
   context.report_time(fmt::format("update 10000 of {} objects", big), update, TimeUnit::ms,
-                      "two cores, new values for existing objects");
+                      fmt::format("{}, new values for existing objects", cores_note(both)));
 
   std::size_t next = 0;
   const Stats prove = time_per_call(

@@ -1,6 +1,11 @@
 #include "sion/bench/group.hpp"
+#include "sion/bench/cores.hpp"
 
 #include <gtest/gtest.h>
+#include <sched.h>
+
+#include <string_view>
+#include <thread>
 
 #include <stdexcept>
 #include <string>
@@ -15,7 +20,7 @@ std::vector<std::string> names(const std::vector<const Group*>& groups) {
   return out;
 }
 
-TEST(Registry, ListsTheGroupsInSeedOrder) {
+TEST(Registry, ListsTheGroupsInTheDocumentedOrder) {
   ASSERT_FALSE(all_groups().empty());
   EXPECT_EQ(all_groups()[0].name, "signatures");
   EXPECT_EQ(group_names(), "signatures, state, data, transparency, execution");
@@ -151,12 +156,141 @@ TEST(Context, CarriesTheRunOptions) {
 
   Stats stats;
   stats.median = 0.00125;
+  stats.p95 = 0.002;
   context.report_time("t", stats, TimeUnit::ms, "n");
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].group, "state");
   EXPECT_DOUBLE_EQ(rows[0].value, 1.25);
+  ASSERT_TRUE(rows[0].p95.has_value());
+  EXPECT_DOUBLE_EQ(*rows[0].p95, 2.0);  // converted to the row's unit, as the median
   EXPECT_EQ(rows[0].unit, "ms");
   EXPECT_EQ(rows[0].note, "n");
+
+  // A rate's p95 is the rate at the 95th-percentile time: the slow end.
+  context.report_rate("r", stats, 512, "tx/s");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_DOUBLE_EQ(rows[1].value, 512 / 0.00125);
+  ASSERT_TRUE(rows[1].p95.has_value());
+  EXPECT_DOUBLE_EQ(*rows[1].p95, 512 / 0.002);
+
+  // A bare value has no p95.
+  context.report("v", 3, "B");
+  EXPECT_FALSE(rows[2].p95.has_value());
+}
+
+const Row* find_row(const std::vector<Row>& rows, std::string_view name) {
+  for (const Row& row : rows) {
+    if (row.name == name) return &row;
+  }
+  return nullptr;
+}
+
+TEST(RunGroups, StateRootRowsHashEncodingsAndTimeAFirstCall) {
+  RunOptions options;
+  options.quick = true;
+  const auto selected = select_groups("state");
+  ASSERT_TRUE(selected.ok());
+  const auto rows = run_groups(*selected, options, [](const Row&) {});
+  ASSERT_TRUE(rows.ok()) << rows.error().reason;
+  for (const char* name : {"state root of 1000 objects", "state root of 100000 objects"}) {
+    const Row* row = find_row(*rows, name);
+    ASSERT_NE(row, nullptr) << name;
+    EXPECT_EQ(row->note, "from the objects' encodings: object hashes, sort, every node; one core") << name;
+    ASSERT_TRUE(row->p95.has_value()) << name;
+    EXPECT_GE(*row->p95, row->value) << name;
+  }
+  const Row* first = find_row(*rows, "state root of 100000 objects, first call");
+  ASSERT_NE(first, nullptr);
+  EXPECT_GT(first->value, 0);
+  EXPECT_NE(first->note.find("1 forked child process"), std::string::npos) << first->note;
+  // --quick has no 1,000,000-object state.
+  EXPECT_EQ(find_row(*rows, "state root of 1000000 objects"), nullptr);
+}
+
+// Restricts this thread (and the threads it starts) to one CPU while alive.
+class OneCpu {
+ public:
+  OneCpu() {
+    CPU_ZERO(&saved_);
+    sched_getaffinity(0, sizeof saved_, &saved_);
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(static_cast<unsigned>(sched_getcpu()), &one);
+    pinned_ = sched_setaffinity(0, sizeof one, &one) == 0;
+  }
+  ~OneCpu() { sched_setaffinity(0, sizeof saved_, &saved_); }
+  bool pinned() const { return pinned_; }
+
+ private:
+  cpu_set_t saved_;
+  bool pinned_ = false;
+};
+
+TEST(Cores, NotesCountTheCoresTheCodeCouldUse) {
+  EXPECT_EQ(cores_note(1), "one core");
+  EXPECT_GE(usable_cores(), 1u);
+  const OneCpu cpu;
+  ASSERT_TRUE(cpu.pinned());
+  EXPECT_EQ(usable_cores(), 1u);
+  EXPECT_EQ(cores_note(0), "one core");  // one thread per hardware thread, all on this one
+  EXPECT_EQ(cores_note(2), "one core");
+}
+
+TEST(Cores, OneCorePinsThreadsItStartsAndRestores) {
+  const unsigned before = usable_cores();
+  {
+    const OneCore core;
+    ASSERT_TRUE(core.pinned());
+    EXPECT_EQ(core.note(), "one core");
+    unsigned seen = 0;
+    std::thread([&seen] { seen = usable_cores(); }).join();
+    EXPECT_EQ(seen, 1u);
+  }
+  EXPECT_EQ(usable_cores(), before);
+}
+
+// The notes of the execution rows come from the run: on a process held to
+// one CPU, the all-cores row says one core; every row names its pre-state.
+TEST(RunGroups, ExecutionNotesSayWhatRan) {
+  RunOptions options;
+  options.quick = true;
+  const auto selected = select_groups("execution");
+  ASSERT_TRUE(selected.ok());
+  const OneCpu cpu;
+  ASSERT_TRUE(cpu.pinned());
+  const auto rows = run_groups(*selected, options, [](const Row&) {});
+  ASSERT_TRUE(rows.ok()) << rows.error().reason;
+  std::vector<std::string> got;
+  for (const Row& row : *rows) got.push_back(row.name);
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "client signing (ML-DSA-44 + SLH-DSA-128f)",
+                     "Pulse of 64 transfers, with signature checks",
+                     "Pulse of 64 transfers, with signature checks, all cores",
+                     "Pulse of 64 transfers, state machine only",
+                     "Pulse of 64 transfers, state machine only, ids given",
+                     "Pulse of 64 transfers on a 100,000-account state",
+                     "traced execution of 64 transfers",
+                     "stateless replay of every chunk (stack A)",
+                 }));
+  const Row* all_cores = find_row(*rows, "Pulse of 64 transfers, with signature checks, all cores");
+  ASSERT_NE(all_cores, nullptr);
+  EXPECT_NE(all_cores->note.find("signature checks on one core"), std::string::npos) << all_cores->note;
+  for (const Row& row : *rows) {
+    EXPECT_EQ(row.note.find("target"), std::string::npos) << row.name;
+    ASSERT_TRUE(row.p95.has_value()) << row.name;
+    if (row.name.starts_with("Pulse") || row.name.starts_with("traced")) {
+      const bool large = row.name.ends_with("-account state");
+      EXPECT_NE(row.note.find(large ? "pre-state of 200,000 objects" : "pre-state of 128 objects in memory"),
+                std::string::npos)
+          << row.name << ": " << row.note;
+    }
+  }
+  const Row* machine = find_row(*rows, "Pulse of 64 transfers, state machine only");
+  ASSERT_NE(machine, nullptr);
+  EXPECT_NE(machine->note.find("ids and usage computed inside the clock"), std::string::npos) << machine->note;
+  const Row* traced = find_row(*rows, "traced execution of 64 transfers");
+  ASSERT_NE(traced, nullptr);
+  EXPECT_NE(traced->note.find("signature verdicts and ids supplied by the all-cores pre-check"), std::string::npos);
 }
 
 }  // namespace

@@ -9,35 +9,36 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
+#include <vector>
 
 namespace sion::bench {
 namespace {
 
-// Lines copied from seed 000's tables.
-TEST(Table, HeaderMatchesTheSeed) {
+// Lines laid out as the tables of docs/performance.md.
+TEST(Table, HeaderMatchesTheDocs) {
   EXPECT_EQ(table_header(),
             "group        measurement                                                   value unit     note");
 }
 
-TEST(Table, RowMatchesTheSeed) {
-  EXPECT_EQ(format_row({"state", "state root of 1000 objects", 1.08, "ms", "root 7a3eb156"}),
+TEST(Table, RowMatchesTheDocs) {
+  EXPECT_EQ(format_row({"state", "state root of 1000 objects", 1.08, "ms", "root 7a3eb156", {}}),
             "state        state root of 1000 objects                                     1.08 ms       root 7a3eb156");
-  EXPECT_EQ(format_row({"signatures", "ML-DSA-44 sign", 263.15, "µs", ""}),
+  EXPECT_EQ(format_row({"signatures", "ML-DSA-44 sign", 263.15, "µs", "", {}}),
             "signatures   ML-DSA-44 sign                                               263.15 µs       ");
 }
 
 TEST(Table, WidthsCountCharactersNotBytes) {
-  EXPECT_EQ(format_row({"data", "2D Reed–Solomon extend, 16 KiB", 0.81, "ms", "128×128 extended square"}),
+  EXPECT_EQ(format_row({"data", "2D Reed–Solomon extend, 16 KiB", 0.81, "ms", "128×128 extended square", {}}),
             "data         2D Reed–Solomon extend, 16 KiB                                 0.81 ms       128×128 extended square");
 }
 
 TEST(Table, LongCellsPushTheRestRight) {
   EXPECT_EQ(format_row({"authorization", "Pulse of 256 agent payments, keyed subagents, each signed by itself",
-                        5314.39, "µs/tx", "1360.5 ms per Pulse with signature checks, one core"}),
+                        5314.39, "µs/tx", "1360.5 ms per Pulse with signature checks, one core", {}}),
             "authorization Pulse of 256 agent payments, keyed subagents, each signed by itself        "
             "5314.39 µs/tx    1360.5 ms per Pulse with signature checks, one core");
   EXPECT_EQ(format_row({"streams", "Pulse of 16 settlements × 65536 steps, walked", 2343833.23, "payments/s",
-                        "447.4 ms per Pulse"}),
+                        "447.4 ms per Pulse", {}}),
             "streams      Pulse of 16 settlements × 65536 steps, walked            2343833.23 payments/s 447.4 ms per Pulse");
 }
 
@@ -51,12 +52,12 @@ Results sample_results() {
   results.machine.commit = "0123456789ab";
   results.machine.date = "2026-10-28T09:14:03Z";
   results.version = "0.1.0";
-  results.measurements = {{"state", "SHA3-256, 32-byte input", 0.45, "µs", ""},
-                          {"state", "state root of 1000 objects", 1.08, "ms", "root 7a3eb156"}};
+  results.measurements = {{"state", "SHA3-256, 32-byte input", 0.45, "µs", "", {}},
+                          {"state", "state root of 1000 objects", 1.08, "ms", "root 7a3eb156", {}}};
   return results;
 }
 
-TEST(Json, DocumentHasTheSeedShape) {
+TEST(Json, DocumentHasTheDocumentedShape) {
   const auto text = to_json(sample_results());
   ASSERT_TRUE(text.ok());
   const auto doc = nlohmann::json::parse(*text);
@@ -85,6 +86,26 @@ TEST(Json, DocumentHasTheSeedShape) {
   EXPECT_EQ(rows[0].at("unit"), "µs");
   EXPECT_DOUBLE_EQ(rows[1].at("value").get<double>(), 1.08);
   EXPECT_EQ(rows[1].at("note"), "root 7a3eb156");
+}
+
+TEST(Json, P95IsTheSecondNumberWhereTheRowHasOne) {
+  Results results = sample_results();
+  results.measurements[1].p95 = 1.5;
+  const auto text = to_json(results);
+  ASSERT_TRUE(text.ok());
+  const auto doc = nlohmann::ordered_json::parse(*text);
+  const auto& rows = doc.at("measurements");
+  EXPECT_FALSE(rows[0].contains("p95"));  // no samples behind it: no field
+  const auto& timed = rows[1];
+  ASSERT_TRUE(timed.contains("p95"));
+  EXPECT_DOUBLE_EQ(timed.at("p95").get<double>(), 1.5);
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : timed.items()) keys.push_back(key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"group", "name", "value", "p95", "unit", "note"}));
+  // The table is the same with or without it.
+  Row without = results.measurements[1];
+  without.p95.reset();
+  EXPECT_EQ(format_row(results.measurements[1]), format_row(without));
 }
 
 TEST(Json, InvalidUtf8IsReplacedNotThrown) {

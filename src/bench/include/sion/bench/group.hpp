@@ -1,7 +1,7 @@
 #pragma once
 // Benchmark groups and the run that drives them. A group is a named set of
-// measurements (seed 000's `group` column); `sion bench --only` selects groups
-// by these names.
+// measurements (the `group` column of docs/performance.md); `sion bench
+// --only` selects groups by these names.
 
 #include <functional>
 #include <optional>
@@ -23,6 +23,9 @@ struct Row {
   double value = 0;
   std::string unit;
   std::string note;
+  // The 95th-percentile counterpart of value, in the same unit, where the
+  // row was timed over samples (JSON only; the table shows the median).
+  std::optional<double> p95;
 };
 
 using RowSink = std::function<void(const Row&)>;
@@ -48,9 +51,16 @@ class Context {
   MeasureOptions measure_options() const noexcept { return MeasureOptions::for_run(quick()); }
 
   // Emits one row of this group.
-  void report(std::string name, double value, std::string unit, std::string note = {}) const;
-  // Emits the median of `stats`, converted from seconds per call to `unit`.
+  void report(std::string name, double value, std::string unit, std::string note = {},
+              std::optional<double> p95 = std::nullopt) const;
+  // Emits the median of `stats`, converted from seconds per call to `unit`,
+  // with its 95th percentile.
   void report_time(std::string name, const Stats& stats, TimeUnit unit, std::string note = {}) const;
+  // Emits a rate: `per_call` items (transactions, leaves) per call of
+  // `stats`, per second at the median time; p95 is the rate at the
+  // 95th-percentile time (the slow end, so at most value).
+  void report_rate(std::string name, const Stats& stats, double per_call, std::string unit,
+                   std::string note = {}) const;
 
  private:
   std::string group_;
@@ -65,14 +75,14 @@ struct Group {
   base::Status (*run)(Context& context);
 };
 
-// Every group, in seed 000's order.
+// Every group, in the order of docs/performance.md.
 std::span<const Group> all_groups() noexcept;
 
 // The group names, comma-separated, for help and error texts.
 std::string group_names();
 
-// The groups `--only` names (nullopt: every group), each once, in seed 000's
-// order so that runs compare line by line. Items are trimmed; empty items
+// The groups `--only` names (nullopt: every group), each once, in the order
+// of all_groups() so that runs compare line by line. Items are trimmed; empty items
 // are ignored. Unknown names and a list naming no group are invalid_argument
 // errors that list the valid groups.
 base::Result<std::vector<const Group*>> select_groups(std::optional<std::string_view> only);

@@ -1,7 +1,7 @@
 #pragma once
 // Timing helpers for `sion bench`: warm-up, auto-calibrated batches, median
 // and 95th percentile. Numbers from these helpers are compared across runs and
-// machines (seed 000), so every measurement is taken the same way.
+// machines (docs/performance.md), so every measurement is taken the same way.
 
 #include <chrono>
 #include <cstddef>

@@ -1,6 +1,7 @@
 #pragma once
 // The two outputs of `sion bench`: the table on standard output, laid out as
-// in seed 000 so runs compare line by line, and the JSON file of --json.
+// in docs/performance.md so runs compare line by line, and the JSON file of
+// --json.
 
 #include <filesystem>
 #include <string>
@@ -36,7 +37,7 @@ struct Results {
 };
 
 // {"machine": {...}, "version": ..., "measurements": [{group, name, value,
-// unit, note}, ...]}, indented.
+// [p95,] unit, note}, ...]}, indented; p95 where the row has one.
 base::Result<std::string> to_json(const Results& results);
 
 // Writes to_json(results) to a temporary file beside `path`, then renames it,
