@@ -3,17 +3,11 @@
 #include <utility>
 #include <variant>
 
+#include "sion/exec/precheck_batch.hpp"
+
 namespace sion::exec {
 
-TxPrecheck precheck_ids(const Transaction& tx) {
-  TxPrecheck precheck;
-  precheck.tx_id = tx_id(tx.payload);
-  if (crypto::check_key_bundle(tx.keys)) precheck.keys_id = crypto::bundle_id(tx.keys);
-  precheck.usage = tx_usage(tx);
-  const std::uint32_t count = std::visit([](const auto& body) { return max_created_objects(body); }, tx.payload.body);
-  precheck.coin_ids = coin_ids(precheck.tx_id, count);
-  return precheck;
-}
+TxPrecheck precheck_ids(const Transaction& tx) { return std::move(precheck_ids_batch({&tx, 1}).front()); }
 
 base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, std::optional<bool> signature_ok,
                                         const ChainParams& params, PulseUsage& usage) {

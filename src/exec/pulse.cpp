@@ -7,6 +7,7 @@
 #include "sion/base/checked.hpp"
 #include "sion/base/executor.hpp"
 #include "sion/exec/apply.hpp"
+#include "sion/exec/precheck_batch.hpp"
 
 namespace sion::exec {
 
@@ -34,15 +35,22 @@ std::vector<TxPrecheck> precheck_transactions(std::span<const Transaction> trans
     ++picked;
   }
 
-  // Parallel: every pre-check is a pure function of its transaction; thread
-  // t takes the transactions t, t + n, ... and writes only their results.
+  // Parallel: every pre-check is a pure function of its transaction, and
+  // each task writes only its own transactions' results. The ids first, a
+  // contiguous slice per task hashed in lanes; then the signatures, task t
+  // taking the transactions t, t + n, ... so that the picked prefix is
+  // shared evenly.
   std::vector<TxPrecheck> out(transactions.size());
+  const unsigned slices = transactions.size() < 64 ? 1 : base::concurrency(options.executor);
+  base::for_slices(options.executor, transactions.size(), slices, [&](unsigned, std::size_t first, std::size_t last) {
+    auto ids = precheck_ids_batch(transactions.subspan(first, last - first));
+    std::move(ids.begin(), ids.end(), out.begin() + static_cast<std::ptrdiff_t>(first));
+  });
   const auto tasks = static_cast<unsigned>(
       std::min<std::size_t>(base::concurrency(options.executor), std::max<std::size_t>(picked, 1)));
   base::run_parallel(options.executor, tasks, [&](unsigned t) {
     for (std::size_t i = t; i < transactions.size(); i += tasks) {
       const Transaction& tx = transactions[i];
-      out[i] = precheck_ids(tx);
       if (verify[i] == 0) continue;
       const base::Bytes message = codec::encode(tx.payload);
       const auto context = base::as_bytes(kTxSignatureContext);

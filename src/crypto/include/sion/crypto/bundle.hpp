@@ -83,6 +83,9 @@ base::Status check_key_bundle(const KeyBundle& bundle);
 
 // SHA3-256("sion/key-bundle/v1" || encode(bundle)).
 Hash256 bundle_id(const KeyBundle& bundle);
+// bundle_id(*bundles[i]) into out[i]; bundles whose encodings are of equal
+// length (one profile) are hashed together in Keccak lanes.
+void bundle_ids(std::span<const KeyBundle* const> bundles, Hash256* out);
 
 // A key bundle together with its own id: what verification takes, so that
 // no caller can pair keys with an id that is not theirs (the bound message
@@ -93,6 +96,8 @@ class KeyBundleRef {
  public:
   explicit KeyBundleRef(const KeyBundle& keys) : keys_(&keys), id_(bundle_id(keys)) {}
   explicit KeyBundleRef(KeyBundle&&) = delete;  // would dangle
+  // One per bundle, the ids hashed together (bundle_ids).
+  static std::vector<KeyBundleRef> of_many(std::span<const KeyBundle* const> bundles);
 
   const KeyBundle& keys() const noexcept { return *keys_; }
   const Hash256& id() const noexcept { return id_; }

@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "sion/exec/transfer.hpp"
+#include "sion/exec/apply.hpp"
 
 namespace sion::exec {
 
