@@ -151,15 +151,6 @@ void bundle_ids(std::span<const KeyBundle* const> bundles, Hash256* out) {
   }
 }
 
-std::vector<KeyBundleRef> KeyBundleRef::of_many(std::span<const KeyBundle* const> bundles) {
-  std::vector<Hash256> ids(bundles.size());
-  bundle_ids(bundles, ids.data());
-  std::vector<KeyBundleRef> refs;
-  refs.reserve(bundles.size());
-  for (std::size_t i = 0; i < bundles.size(); ++i) refs.push_back(KeyBundleRef(*bundles[i], ids[i]));
-  return refs;
-}
-
 base::Result<base::Bytes> bound_message(const Hash256& id, base::ByteView message, base::ByteView context) {
   if (context.size() > kMaxContextBytes) {
     return base::fail(base::Errc::length_over_max,

@@ -96,8 +96,6 @@ class KeyBundleRef {
  public:
   explicit KeyBundleRef(const KeyBundle& keys) : keys_(&keys), id_(bundle_id(keys)) {}
   explicit KeyBundleRef(KeyBundle&&) = delete;  // would dangle
-  // One per bundle, the ids hashed together (bundle_ids).
-  static std::vector<KeyBundleRef> of_many(std::span<const KeyBundle* const> bundles);
 
   const KeyBundle& keys() const noexcept { return *keys_; }
   const Hash256& id() const noexcept { return id_; }
