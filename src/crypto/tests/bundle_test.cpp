@@ -4,6 +4,7 @@
 
 #include <thread>
 #include <type_traits>
+#include <vector>
 
 #include "sion/codec/codec.hpp"
 #include "sion/crypto/bundle.hpp"
@@ -93,6 +94,25 @@ TEST(Bundles, VerifyUnitsAreTheSumOfTheParts) {
             verify_units(Scheme::ml_dsa_44) + verify_units(Scheme::slh_dsa_sha2_128f));
   EXPECT_EQ(verify_units(Scheme::ml_dsa_44), 100u);  // the unit's definition
   for (Scheme scheme : kAllSchemes) EXPECT_GE(verify_units(scheme), 100u) << scheme_name(scheme);
+}
+
+// Ids hashed many at a time equal bundle_id of each: bundles of every
+// profile (encodings of different lengths) interleaved, past a lane width.
+TEST(Bundles, IdsInLanesEqualIdsOneByOne) {
+  std::vector<KeyBundle> bundles;
+  for (std::uint8_t i = 0; i < 19; ++i) {
+    const Profile profile = kAllProfiles[i % kAllProfiles.size()];
+    if (profile == Profile::cold || profile == Profile::strong) continue;  // slow key generation
+    auto signer = SigningBundle::from_seed(profile, seed_of(i));
+    ASSERT_TRUE(signer.ok());
+    bundles.push_back(signer->public_bundle());
+  }
+  std::vector<const KeyBundle*> pointers;
+  for (const KeyBundle& bundle : bundles) pointers.push_back(&bundle);
+  std::vector<Hash256> ids(bundles.size());
+  bundle_ids(pointers, ids.data());
+  for (std::size_t i = 0; i < bundles.size(); ++i) EXPECT_EQ(ids[i], bundle_id(bundles[i])) << i;
+  bundle_ids({}, nullptr);  // none: nothing to write
 }
 
 TEST(Bundles, EveryProfileSignsAndVerifies) {
