@@ -106,7 +106,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       return 0;
     }
     if (codec::encode(*tx) != base::Bytes(body.begin(), body.end())) std::abort();
-    auto outcome = exec::execute_pulse(f.state, {&*tx, 1}, f.genesis.params, exec::PulseOptions{1});
+    auto outcome = exec::execute_pulse(f.state, {&*tx, 1}, f.genesis.params, exec::PulseOptions{});
     if (!outcome || outcome->receipts.size() != 1) std::abort();
   } else if (data[0] == 1) {
     const std::string_view text(reinterpret_cast<const char*>(body.data()), body.size());

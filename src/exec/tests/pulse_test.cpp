@@ -287,7 +287,7 @@ TEST(Pulse, ParallelPrecheckIsDeterministicAndMatchesTheSequentialDefinition) {
   EXPECT_GT(cache.hits(), 0u);  // the second cached run skipped the checks
 
   const std::vector<TxPrecheck> too_few(prechecks.begin(), prechecks.end() - 1);
-  const auto mismatched = execute_pulse(world.state, mixed.txs, world.params, PulseOptions{1, nullptr, &too_few});
+  const auto mismatched = execute_pulse(world.state, mixed.txs, world.params, PulseOptions{nullptr, nullptr, &too_few});
   ASSERT_FALSE(mismatched.ok());
   EXPECT_EQ(mismatched.error().code, base::Errc::invalid_argument);
 }
