@@ -4,10 +4,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <thread>
 
 #include <fmt/format.h>
 
-#include "sion/base/parallel.hpp"
+#include "sion/base/executor.hpp"
 
 namespace sion::bench {
 
@@ -16,17 +17,24 @@ static_assert(sizeof(cpu_set_t) <= 128, "OneCore keeps the saved mask in 128 byt
 unsigned usable_cores() noexcept {
   cpu_set_t mask;
   CPU_ZERO(&mask);
-  if (sched_getaffinity(0, sizeof mask, &mask) != 0) return base::thread_count(0);
+  if (sched_getaffinity(0, sizeof mask, &mask) != 0) return std::max(1u, std::thread::hardware_concurrency());
   return static_cast<unsigned>(std::max(1, CPU_COUNT(&mask)));
 }
 
-std::string cores_note(unsigned threads) {
-  const unsigned cores = std::min(base::thread_count(threads), usable_cores());
+namespace {
+
+std::string count_note(unsigned cores) {
   switch (cores) {
     case 1: return "one core";
     case 2: return "two cores";
     default: return fmt::format("{} cores", cores);
   }
+}
+
+}  // namespace
+
+std::string cores_note(const base::Executor* executor) {
+  return count_note(std::min(base::concurrency(executor), usable_cores()));
 }
 
 OneCore::OneCore() noexcept {
@@ -50,6 +58,6 @@ OneCore::~OneCore() {
   (void)sched_setaffinity(0, sizeof saved, &saved);
 }
 
-std::string OneCore::note() const { return pinned_ ? "one core" : cores_note(0); }
+std::string OneCore::note() const { return pinned_ ? "one core" : count_note(usable_cores()); }
 
 }  // namespace sion::bench

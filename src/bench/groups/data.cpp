@@ -48,11 +48,18 @@ base::Bytes random_data(std::size_t bytes, std::uint64_t seed) {
   return data;
 }
 
-std::string cores(unsigned threads) { return cores_note(threads); }
+// What the rows run on, owned here as a node owns its own: the executor of
+// the two-core rows, and the pool that hands each large square the memory
+// of the one freed before it (a node extends one Pulse after another).
+struct Machine {
+  base::Executor two_cores{2};
+  da::SquarePool pool;
+  base::Executor* executor(unsigned threads) noexcept { return threads == 1 ? nullptr : &two_cores; }
+};
 
-std::string square_note(std::uint32_t k, unsigned threads) {
+std::string square_note(std::uint32_t k, const base::Executor* executor) {
   return fmt::format("k={}: {}×{} extended square of {}-byte shares, {}", k, 2 * k, 2 * k, da::kShareBytes,
-                     cores(threads));
+                     cores_note(executor));
 }
 
 std::string root_note(const SquareCommitment& commitment) {
@@ -95,12 +102,12 @@ double report_line_encode(Context& context) {
   return stats.median;
 }
 
-base::Result<Stats> time_extend(const base::Bytes& data, unsigned threads, std::size_t kib,
+base::Result<Stats> time_extend(Machine& machine, const base::Bytes& data, unsigned threads, std::size_t kib,
                                 const MeasureOptions& options) {
   base::Status failed;
   const Stats stats = time_op(
       [&] {
-        auto square = ExtendedSquare::from_data(data, threads);
+        auto square = ExtendedSquare::from_data(data, machine.executor(threads), &machine.pool);
         if (!square) failed = base::fail(std::move(square).error());
         do_not_optimize(square);
       },
@@ -109,10 +116,11 @@ base::Result<Stats> time_extend(const base::Bytes& data, unsigned threads, std::
   return stats;
 }
 
-Stats time_commit(const ExtendedSquare& square, unsigned threads, std::size_t kib, const MeasureOptions& options) {
+Stats time_commit(Machine& machine, const ExtendedSquare& square, unsigned threads, std::size_t kib,
+                  const MeasureOptions& options) {
   return time_op(
       [&] {
-        const SquareCommitment commitment = SquareCommitment::compute(square, threads);
+        const SquareCommitment commitment = SquareCommitment::compute(square, machine.executor(threads));
         do_not_optimize(commitment.data_root());
       },
       kib, options);
@@ -121,27 +129,29 @@ Stats time_commit(const ExtendedSquare& square, unsigned threads, std::size_t ki
 // Extension and commitments at one size, one core, and two cores from
 // 2048 KiB on. Keeps the square and its commitment for the rows that
 // follow.
-base::Status report_size(Context& context, std::size_t kib, double line_encode_seconds,
+base::Status report_size(Context& context, Machine& machine, std::size_t kib, double line_encode_seconds,
                          std::optional<ExtendedSquare>& square, std::optional<SquareCommitment>& commitment) {
   const MeasureOptions options = context.measure_options();
   const base::Bytes data = random_data(kib * kKiB, kib);
-  auto extended = ExtendedSquare::from_data(data, 1);
+  auto extended = ExtendedSquare::from_data(data);
   if (!extended) return base::fail(std::move(extended).error());
   const std::uint32_t k = extended->original_width();
-  const SquareCommitment committed = SquareCommitment::compute(*extended, 1);
+  const SquareCommitment committed = SquareCommitment::compute(*extended);
 
   for (const unsigned threads : {1u, 2u}) {
     if (threads == 2 && kib < 2048) break;
-    auto extend = time_extend(data, threads, kib, options);
+    auto extend = time_extend(machine, data, threads, kib, options);
     if (!extend) return base::fail(std::move(extend).error());
-    std::string note = square_note(k, threads);
+    const base::Executor* executor = machine.executor(threads);
+    std::string note = square_note(k, executor);
     if (k == 64) {
-      note += fmt::format("; 192 line encodes at this run's rate: {:.2f} ms", 192 * line_encode_seconds * 1e3 / threads);
+      note += fmt::format("; 192 line encodes at this run's rate: {:.2f} ms",
+                          192 * line_encode_seconds * 1e3 / base::concurrency(executor));
     }
     context.report_time(row_name("2D Reed–Solomon extend", kib, threads), *extend, TimeUnit::ms, note);
     context.report_time(row_name("row/column commitments", kib, threads),
-                        time_commit(*extended, threads, kib, options), TimeUnit::ms,
-                        root_note(committed) + ", " + cores(threads));
+                        time_commit(machine, *extended, threads, kib, options), TimeUnit::ms,
+                        root_note(committed) + ", " + cores_note(executor));
   }
   square.emplace(std::move(extended).value());
   commitment.emplace(committed);
@@ -149,26 +159,27 @@ base::Status report_size(Context& context, std::size_t kib, double line_encode_s
 }
 
 // What a block producer pays: extend, then commit, both on two cores.
-base::Status report_extend_and_commit(Context& context, std::size_t kib) {
+base::Status report_extend_and_commit(Context& context, Machine& machine, std::size_t kib) {
+  base::Executor* executor = machine.executor(2);
   const base::Bytes data = random_data(kib * kKiB, kib);
   base::Status failed;
   Stats stats = time_each_call(
       [&] {
-        auto square = ExtendedSquare::from_data(data, 2);
+        auto square = ExtendedSquare::from_data(data, executor, &machine.pool);
         if (!square) {
           failed = base::fail(std::move(square).error());
           return;
         }
-        const SquareCommitment commitment = SquareCommitment::compute(*square, 2);
+        const SquareCommitment commitment = SquareCommitment::compute(*square, executor);
         do_not_optimize(commitment.data_root());
       },
       context.measure_options());
   if (!failed) return failed;
-  auto square = ExtendedSquare::from_data(data, 2);
+  auto square = ExtendedSquare::from_data(data, executor, &machine.pool);
   if (!square) return base::fail(std::move(square).error());
   context.report_time(fmt::format("extend + commitments, {} KiB, two cores", kib), stats, TimeUnit::ms,
-                      root_note(SquareCommitment::compute(*square, 2)) + ", " +
-                          square_note(square->original_width(), 2));
+                      root_note(SquareCommitment::compute(*square, executor)) + ", " +
+                          square_note(square->original_width(), executor));
   return {};
 }
 
@@ -186,7 +197,7 @@ base::Status report_repair(Context& context, const ExtendedSquare& square, const
         }
       },
       [&] {
-        if (auto status = da::repair(*damaged, commitment.header(), 1); !status) failed = std::move(status);
+        if (auto status = da::repair(*damaged, commitment.header()); !status) failed = std::move(status);
       },
       context.measure_options());
   if (!failed) return base::fail(failed.error().code, "repair from the parity quadrants: " + failed.error().reason);
@@ -236,7 +247,7 @@ base::Status report_bad_encoding(Context& context, const ExtendedSquare& square)
   ExtendedSquare corrupted = square;
   std::uint8_t* share = corrupted.share_data(3, 5);
   for (std::size_t i = 0; i < da::kShareBytes; i += 64) share[i] ^= 0xff;
-  const SquareCommitment commitment = SquareCommitment::compute(corrupted, 1);
+  const SquareCommitment commitment = SquareCommitment::compute(corrupted);
   auto proof = da::prove_bad_encoding(corrupted, commitment.header());
   if (!proof) return base::fail(std::move(proof).error());
   if (!proof->has_value()) return base::fail(base::Errc::internal, "bad-encoding proof: none found in a corrupted square");
@@ -257,6 +268,7 @@ base::Status report_bad_encoding(Context& context, const ExtendedSquare& square)
 }
 
 base::Status run(Context& context) {
+  Machine machine;  // outlives every square below
   // --quick leaves out the largest square (8192 KiB: 32 MiB extended).
   std::vector<std::size_t> sizes = {16, 256, 2048};
   if (!context.quick()) sizes.push_back(8192);
@@ -266,14 +278,14 @@ base::Status run(Context& context) {
   for (const std::size_t kib : sizes) {
     std::optional<ExtendedSquare> square;
     std::optional<SquareCommitment> commitment;
-    if (auto status = report_size(context, kib, line_encode, square, commitment); !status) return status;
+    if (auto status = report_size(context, machine, kib, line_encode, square, commitment); !status) return status;
     if (kib == kProofSize) {
       proof_square = std::move(square);
       proof_commitment = std::move(commitment);
     }
   }
   if (!context.quick()) {
-    if (auto status = report_extend_and_commit(context, 8192); !status) return status;
+    if (auto status = report_extend_and_commit(context, machine, 8192); !status) return status;
   }
   if (auto status = report_repair(context, *proof_square, *proof_commitment); !status) return status;
   if (auto status = report_sampling(context, *proof_square, *proof_commitment); !status) return status;

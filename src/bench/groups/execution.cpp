@@ -64,8 +64,7 @@ void report_pulse(Context& context, const std::string& name, const Stats& stats,
 // Traced execution and the stateless replay of every chunk, one core.
 base::Status report_tracing(Context& context, const Workload& w, const std::vector<exec::TxPrecheck>& prechecks) {
   const OneCore core;
-  exec::TraceOptions options;
-  options.threads = 1;
+  exec::TraceOptions options;  // on this thread
   options.prechecked = &prechecks;
   exec::TracedPulse traced;
   base::Status status;
@@ -165,32 +164,33 @@ base::Status run(Context& context) {
                  seconds_in(TimeUnit::us, signing.p95));
 
   const std::string pulse = fmt::format("Pulse of {} transfers", transfers);
+  base::Executor all_cores(0);
   {
     const OneCore core;
-    auto one_core = time_pulse(w, exec::PulseOptions{1}, nullptr, context);
+    auto one_core = time_pulse(w, exec::PulseOptions{}, nullptr, context);
     if (!one_core) return base::fail(std::move(one_core).error());
     report_pulse(context, pulse + ", with signature checks", *one_core, transfers,
                  fmt::format("{}; {}", core.note(), w.pre_note));
   }
-  auto all_cores = time_pulse(w, exec::PulseOptions{0}, nullptr, context);
+  auto all_cores = time_pulse(w, exec::PulseOptions{&all_cores}, nullptr, context);
   if (!all_cores) return base::fail(std::move(all_cores).error());
   report_pulse(context, pulse + ", with signature checks, all cores", *all_cores, transfers,
-               fmt::format("signature checks on {}; {}", cores_note(0), w.pre_note));
+               fmt::format("signature checks on {}; {}", cores_note(&all_cores), w.pre_note));
 
   // The verdicts (and, for the `ids given` row, the ids) of an earlier
   // pre-check, as a proposer's made on all cores while it built the Pulse.
-  const auto prechecks = exec::precheck_transactions(w.txs, w.transfers.params, exec::PulseOptions{0});
+  const auto prechecks = exec::precheck_transactions(w.txs, w.transfers.params, exec::PulseOptions{&all_cores});
   const Verdicts verdicts = verdicts_of(prechecks);
   {
     const OneCore core;
-    auto machine = time_pulse(w, exec::PulseOptions{1}, &verdicts, context);
+    auto machine = time_pulse(w, exec::PulseOptions{}, &verdicts, context);
     if (!machine) return base::fail(std::move(machine).error());
     report_pulse(context, pulse + ", state machine only", *machine, transfers,
                  fmt::format("{}; tx, key-bundle and coin ids and usage computed inside the clock, post-state "
                              "root included; signature verdicts from the pre-check; {}",
                              core.note(), w.pre_note));
 
-    exec::PulseOptions given{1};
+    exec::PulseOptions given;
     given.prechecked = &prechecks;
     auto ids_given = time_pulse(w, given, nullptr, context);
     if (!ids_given) return base::fail(std::move(ids_given).error());

@@ -67,7 +67,7 @@ base::Status measure(Context& context, state::ObjectStore& store, const Transfer
   std::vector<state::ObjectWrite> restore;
   {
     const auto prechecks = ids_with_verdicts(txs, verdicts);
-    exec::PulseOptions options{1};
+    exec::PulseOptions options;  // on this thread
     options.prechecked = &prechecks;
     auto dry = exec::execute_pulse(view, txs, params, options);
     if (!dry) return base::fail(std::move(dry).error());
@@ -102,7 +102,7 @@ base::Status measure(Context& context, state::ObjectStore& store, const Transfer
       [&] {
         if (!status) return;
         auto prechecks = ids_with_verdicts(txs, verdicts);
-        exec::PulseOptions options{1};
+        exec::PulseOptions options;  // on this thread
         options.prechecked = &prechecks;
         commit::Hash root{};
         double committing = 0;
@@ -137,7 +137,8 @@ base::Status report_large_state(Context& context, const TransferWorkload& transf
   base::Status status;
   {
     state::ObjectStoreOptions options;
-    options.threads = 1;  // the commit's tree hashing, inside the one-core clock
+    // No executor: the commit's tree hashing runs on this thread, inside the
+    // one-core clock.
     auto store = state::ObjectStore::open(directory.string(), options);
     if (!store) return base::fail(std::move(store).error());
     const auto start = std::chrono::steady_clock::now();

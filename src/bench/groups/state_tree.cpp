@@ -9,7 +9,6 @@
 #include <memory>
 #include <optional>
 #include <random>
-#include <thread>
 #include <vector>
 
 #include <sys/wait.h>
@@ -67,35 +66,38 @@ std::unique_ptr<EncodedObjects> random_objects(std::size_t count, std::uint64_t 
 struct RootBuffers {
   std::vector<Hash> hashes;
   std::vector<commit::StateEntry> entries;
+  commit::TreeScratch scratch;  // the tree's sort and hash arrays
 };
 
 // What a genesis does with its objects' encodings: hash each (0x40 tag, in
 // Keccak lanes, as state::state_changes does), then sort the ids, build
 // and hash every node of the tree.
-base::Result<Hash> root_from_encodings(const EncodedObjects& objects, unsigned threads, RootBuffers& buffers) {
+base::Result<Hash> root_from_encodings(const EncodedObjects& objects, base::Executor* executor,
+                                       RootBuffers& buffers) {
   const std::size_t count = objects.views.size();
   buffers.hashes.resize(count);
   commit::tagged_hashes(commit::Domain::object, objects.views, buffers.hashes.data());
   buffers.entries.resize(count);
   for (std::size_t i = 0; i < count; ++i) buffers.entries[i] = {objects.ids[i], buffers.hashes[i]};
-  return commit::state_root(buffers.entries, threads);
+  return commit::state_root(buffers.entries, executor, &buffers.scratch);
 }
 
-Stats time_root(const EncodedObjects& objects, unsigned threads, const Context& context) {
+Stats time_root(const EncodedObjects& objects, base::Executor* executor, const Context& context) {
   RootBuffers buffers;
   const auto measure = [&] {
-    auto root = root_from_encodings(objects, threads, buffers);
+    auto root = root_from_encodings(objects, executor, buffers);
     do_not_optimize(root);
   };
   return objects.ids.size() <= 10000 ? time_per_call(measure, context.measure_options())
                                      : time_each_call(measure, context.measure_options());
 }
 
-// One call in a process that has made none: a forked child runs it on a
-// thread it starts, so no thread-local scratch of an earlier call exists
-// there and every page it writes is new to it (fresh or copy-on-write).
+// One call in a process that has made none: a forked child runs it with
+// new buffers, so every page it writes is new to it (fresh or
+// copy-on-write) and no allocator holds warm pages of an earlier call. On
+// the child's one thread: a thread pool does not survive fork().
 // Seconds, or nullopt if the child could not run or report.
-std::optional<double> first_call_seconds(const EncodedObjects& objects, unsigned threads) {
+std::optional<double> first_call_seconds(const EncodedObjects& objects) {
   int pipe_ends[2];
   if (pipe(pipe_ends) != 0) return std::nullopt;
   const pid_t child = fork();
@@ -107,15 +109,14 @@ std::optional<double> first_call_seconds(const EncodedObjects& objects, unsigned
   if (child == 0) {
     close(pipe_ends[0]);
     double seconds = -1;
-    std::thread fresh([&] {
+    {
       const auto start = std::chrono::steady_clock::now();
       RootBuffers buffers;
-      auto root = root_from_encodings(objects, threads, buffers);
+      auto root = root_from_encodings(objects, nullptr, buffers);
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (!root) seconds = -1;
       do_not_optimize(root);
-    });
-    fresh.join();
+    }
     const bool sent = write(pipe_ends[1], &seconds, sizeof seconds) == static_cast<ssize_t>(sizeof seconds);
     _exit(sent ? 0 : 1);
   }
@@ -130,11 +131,11 @@ std::optional<double> first_call_seconds(const EncodedObjects& objects, unsigned
   return seconds;
 }
 
-base::Status report_first_call(Context& context, const EncodedObjects& objects, unsigned threads) {
+base::Status report_first_call(Context& context, const EncodedObjects& objects) {
   std::vector<double> seconds;
   const std::size_t children = context.quick() ? 1 : 3;
   for (std::size_t i = 0; i < children; ++i) {
-    const auto call = first_call_seconds(objects, threads);
+    const auto call = first_call_seconds(objects);
     if (!call) return base::fail(base::Errc::internal, "state tree: the first-call child process failed");
     seconds.push_back(*call);
   }
@@ -143,7 +144,7 @@ base::Status report_first_call(Context& context, const EncodedObjects& objects, 
                       fmt::format("as the row without \"first call\" (its arrays new too), once in each of {} "
                                   "forked child processes that had made no call (no scratch or warm pages from an "
                                   "earlier one); {}",
-                                  children, cores_note(threads)));
+                                  children, cores_note(nullptr)));
   return {};
 }
 
@@ -187,29 +188,28 @@ base::Status report_rocksdb_commit(Context& context) {
 }  // namespace
 
 base::Status report_state_tree(Context& context) {
-  const unsigned both = 2;
+  base::Executor two_cores(2);
   // --quick keeps the 1,000,000-object rows out (about 300 MB and seconds
   // of setup) and measures the update and proofs on 100,000 objects.
   const std::size_t big = context.quick() ? 100000 : 1000000;
   const auto small = random_objects(1000, 1);
   const auto medium = random_objects(100000, 2);
   const auto large = random_objects(big, 3);
-  const unsigned large_threads = context.quick() ? 1 : both;
 
   // First, while this process has built no state tree yet.
-  if (auto status = report_first_call(context, *medium, 1); !status) return status;
+  if (auto status = report_first_call(context, *medium); !status) return status;
   if (!context.quick()) {
-    if (auto status = report_first_call(context, *large, large_threads); !status) return status;
+    if (auto status = report_first_call(context, *large); !status) return status;
   }
 
   const std::string from_encodings = "from the objects' encodings: object hashes, sort, every node";
-  context.report_time("state root of 1000 objects", time_root(*small, 1, context), TimeUnit::ms,
-                      fmt::format("{}; {}", from_encodings, cores_note(1)));
-  context.report_time("state root of 100000 objects", time_root(*medium, 1, context), TimeUnit::ms,
-                      fmt::format("{}; {}", from_encodings, cores_note(1)));
+  context.report_time("state root of 1000 objects", time_root(*small, nullptr, context), TimeUnit::ms,
+                      fmt::format("{}; {}", from_encodings, cores_note(nullptr)));
+  context.report_time("state root of 100000 objects", time_root(*medium, nullptr, context), TimeUnit::ms,
+                      fmt::format("{}; {}", from_encodings, cores_note(nullptr)));
   if (!context.quick()) {
-    context.report_time("state root of 1000000 objects", time_root(*large, both, context), TimeUnit::ms,
-                        fmt::format("{}; {}", from_encodings, cores_note(both)));
+    context.report_time("state root of 1000000 objects", time_root(*large, &two_cores, context), TimeUnit::ms,
+                        fmt::format("{}; {}", from_encodings, cores_note(&two_cores)));
   }
 
   std::vector<commit::StateEntry> entries;
@@ -217,7 +217,7 @@ base::Status report_state_tree(Context& context) {
   for (std::size_t i = 0; i < big; ++i) {
     entries.push_back({large->ids[i], commit::tagged_hash(commit::Domain::object, large->views[i])});
   }
-  auto tree = commit::SparseMerkleTree::from_entries(entries, 1, both);
+  auto tree = commit::SparseMerkleTree::from_entries(entries, 1, &two_cores);
   if (!tree) return base::fail(std::move(tree).error());
 
   // Batches of 10,000 new values for existing objects, made ahead.
@@ -235,14 +235,14 @@ base::Status report_state_tree(Context& context) {
   const Stats update = time_each_call(
       [&] {
         ++version;
-        auto result = tree->update(batches[version % kBatches], version, {both, false});
+        auto result = tree->update(batches[version % kBatches], version, {&two_cores, false});
         if (!result) failed = base::fail(std::move(result).error());
         do_not_optimize(result);
       },
       context.measure_options());
   if (!failed) return failed;
   context.report_time(fmt::format("update 10000 of {} objects", big), update, TimeUnit::ms,
-                      fmt::format("{}, new values for existing objects", cores_note(both)));
+                      fmt::format("{}, new values for existing objects", cores_note(&two_cores)));
 
   std::size_t next = 0;
   const Stats prove = time_per_call(

@@ -43,7 +43,8 @@ TEST(Availability, ACraftedCountReservesNoMoreThanTheInputCouldHold) {
 TEST(Availability, PublishedDataIsThePayloadsAndComesBackFromARepairedSquare) {
   testing::World world;
   const std::vector<Transaction> txs = some_transfers(world, 12);
-  auto published = publish_pulse(txs, 2);
+  base::Executor executor(2);
+  auto published = publish_pulse(txs, &executor);
   ASSERT_TRUE(published);
   const base::Bytes data = pulse_data(txs);
   EXPECT_EQ(published->commitment.data_bytes, data.size());

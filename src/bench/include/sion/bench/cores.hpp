@@ -6,15 +6,17 @@
 
 #include <string>
 
+#include "sion/base/executor.hpp"
+
 namespace sion::bench {
 
 // Cores this process may run on (its CPU affinity mask); at least 1.
 unsigned usable_cores() noexcept;
 
-// "one core", "two cores" or "N cores" for a call given `threads` (0: one
-// per hardware thread, as base::thread_count resolves it), capped at the
-// usable cores: threads beyond them share a core.
-std::string cores_note(unsigned threads);
+// "one core", "two cores" or "N cores" for a call run on `executor`
+// (nullptr: the calling thread alone), capped at the usable cores: threads
+// beyond them share a core.
+std::string cores_note(const base::Executor* executor);
 
 // While alive, this thread and every thread it starts run on the one core
 // it was on; the destructor restores the mask. pinned() is false where the
