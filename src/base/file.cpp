@@ -45,7 +45,7 @@ std::pair<std::string, std::string> split_path(const std::string& path) {
 Result<FileDescriptor> open_parent(const std::string& path, std::string_view what, std::string& name) {
   auto [directory, last] = split_path(path);
   if (last.empty() || last == "." || last == "..") {
-    return fail(Errc::invalid_argument, "cannot write " + named(what, path) + ": not a file name");
+    return fail(Errc::io_error, "cannot write " + named(what, path) + ": not a file name");
   }
   name = std::move(last);
   FileDescriptor fd(::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
@@ -201,7 +201,7 @@ Result<FileDescriptor> open_for_replace(const std::string& path, std::string_vie
   SION_TRY(FileDescriptor directory, open_parent(path, what, name));
   struct stat st {};
   if (::fstatat(directory.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
-    return fail(Errc::invalid_argument, named(what, path) + " is a directory");
+    return os_error("write", what, path, EISDIR);
   }
   // Beside the destination; the process id keeps concurrent writers apart.
   temporary = name + ".tmp." + std::to_string(static_cast<long>(::getpid()));

@@ -77,7 +77,8 @@ Status write_new_file_at(int directory_fd, const std::string& name, const std::s
 
 // Writes `text` to `path` atomically: a temporary file beside it (so rename
 // stays on one file system), fsync, rename(2) over `path`, fsync of the
-// directory. `path` may exist (it is replaced) but may not be a directory.
+// directory. `path` may exist (it is replaced) but may not be a directory
+// (io_error, as rename(2) would say).
 Status replace_file(const std::string& path, std::string_view text, const WriteFileOptions& options);
 
 // Fails as replace_file would for reasons other than the text (no such
