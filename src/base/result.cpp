@@ -28,4 +28,12 @@ std::string Error::to_string() const {
   return out;
 }
 
+Error Error::with_context(std::string_view context) && {
+  std::string prefixed;
+  prefixed.reserve(context.size() + 2 + reason.size());
+  prefixed.append(context).append(": ").append(reason);
+  reason = std::move(prefixed);
+  return std::move(*this);
+}
+
 }  // namespace sion::base

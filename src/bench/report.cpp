@@ -1,12 +1,8 @@
 #include "sion/bench/report.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <system_error>
 #include <thread>
 
 #include <fmt/format.h>
@@ -14,6 +10,7 @@
 
 #include "sion/base/build_info.hpp"
 #include "sion/base/cpu.hpp"
+#include "sion/base/file.hpp"
 
 namespace sion::bench {
 namespace {
@@ -71,41 +68,6 @@ std::string utc_now_iso8601() {
   return std::string(text, size);
 }
 
-base::Failure cannot_write(const std::filesystem::path& path, std::error_code error) {
-  return base::fail(base::Errc::io_error,
-                    fmt::format("cannot write '{}': {}", path.string(), error.message()));
-}
-
-base::Failure cannot_write(const std::filesystem::path& path, int error) {
-  return cannot_write(path, std::error_code(error, std::generic_category()));
-}
-
-// Beside the destination, so the final rename stays on one file system and
-// is atomic; the process id keeps concurrent runs apart.
-std::filesystem::path temporary_for(const std::filesystem::path& path) {
-  std::filesystem::path temporary = path;
-  temporary += fmt::format(".tmp.{}", static_cast<long>(getpid()));
-  return temporary;
-}
-
-// Creates (or truncates) `temporary` and writes `text` to it.
-base::Status write_file(const std::filesystem::path& temporary,
-                        const std::filesystem::path& path, std::string_view text) {
-  std::FILE* file = std::fopen(temporary.c_str(), "wb");
-  if (file == nullptr) return cannot_write(path, errno);
-  const bool written =
-      text.empty() || std::fwrite(text.data(), 1, text.size(), file) == text.size();
-  const int write_error = errno;
-  const bool closed = std::fclose(file) == 0;
-  if (!written || !closed) {
-    const int error = written ? errno : write_error;
-    std::error_code ignored;
-    std::filesystem::remove(temporary, ignored);
-    return cannot_write(path, error);
-  }
-  return {};
-}
-
 }  // namespace
 
 std::string table_header() { return format_line("group", "measurement", "value", "unit", "note"); }
@@ -161,36 +123,17 @@ base::Result<std::string> to_json(const Results& results) {
   }
 }
 
+// The file replaced atomically (base::replace_file): a reader sees the old
+// report or the new one, never part of one.
 base::Status write_json(const std::filesystem::path& path, const Results& results) {
   const auto text = to_json(results);
   if (!text) return base::fail(text.error());
-  const auto temporary = temporary_for(path);
-  if (auto status = write_file(temporary, path, *text); !status) return status;
-  std::error_code error;
-  std::filesystem::rename(temporary, path, error);
-  if (error) {
-    std::error_code ignored;
-    std::filesystem::remove(temporary, ignored);
-    return cannot_write(path, error);
-  }
-  return {};
+  return base::replace_file(path.string(), *text, {.what = "", .mode = 0644});
 }
 
 base::Status check_writable(const std::filesystem::path& path) {
-  // These the rename would refuse only at the end of the run.
-  if (!path.has_filename()) {
-    return base::fail(base::Errc::io_error,
-                      fmt::format("cannot write '{}': not a file name", path.string()));
-  }
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    return cannot_write(path, std::make_error_code(std::errc::is_a_directory));
-  }
-  const auto temporary = temporary_for(path);
-  if (auto status = write_file(temporary, path, {}); !status) return status;
-  std::error_code ignored;
-  std::filesystem::remove(temporary, ignored);
-  return {};
+  // What replace_file would refuse only at the end of the run.
+  return base::check_replaceable(path.string(), {.what = "", .mode = 0644});
 }
 
 }  // namespace sion::bench

@@ -13,6 +13,7 @@
 #include "sion/crypto/bundle.hpp"
 #include "sion/crypto/conformance.hpp"
 #include "sion/exec/genesis.hpp"
+#include "sion/wallet/devnet.hpp"
 
 namespace sion::cli {
 
@@ -42,14 +43,11 @@ base::Status run_bench(const BenchOptions& options, std::FILE* out) {
 
   fmt::print(out, "{}\n", bench::table_header());
   std::fflush(out);
-  auto rows = bench::run_groups(*groups, run_options, [out](const bench::Row& row) {
+  SION_TRY(results.measurements, bench::run_groups(*groups, run_options, [out](const bench::Row& row) {
     fmt::print(out, "{}\n", bench::format_row(row));
     std::fflush(out);  // a long run shows each row as it is measured
-  });
-  if (!rows) return base::fail(std::move(rows).error());
-
+  }));
   if (!options.json) return {};
-  results.measurements = std::move(*rows);
   return bench::write_json(*options.json, results);
 }
 
@@ -97,7 +95,7 @@ base::Status run_genesis(const GenesisOptions& options, std::FILE* out) {
                       fmt::format("unknown profile '{}' in --profile; valid profiles: {}", options.profile,
                                   fmt::join(names, ", ")));
   }
-  exec::DevnetSpec spec;
+  wallet::DevnetSpec spec;
   spec.accounts = options.accounts;
   spec.chain_id = options.chain_id;
   spec.amount = options.amount;
@@ -106,7 +104,7 @@ base::Status run_genesis(const GenesisOptions& options, std::FILE* out) {
   spec.genesis_path = options.out;
   spec.key_dir = options.keys.value_or("");
   spec.overwrite = options.force;
-  auto devnet = exec::write_devnet(spec);
+  auto devnet = wallet::write_devnet(spec);
   if (!devnet) {
     base::Error error = std::move(devnet).error();
     if (error.reason.find("genesis file") != std::string::npos &&
@@ -128,7 +126,7 @@ base::Status run_genesis(const GenesisOptions& options, std::FILE* out) {
     fmt::print(out, "key files: {} (owner only)\n", first);
   } else {
     fmt::print(out, "key files: {} .. {} (owner only)\n", first,
-               exec::key_file_name(devnet->key_files.size() - 1));
+               wallet::key_file_name(devnet->key_files.size() - 1));
   }
   return {};
 }

@@ -3,6 +3,8 @@
 #include <cstring>
 #include <string>
 
+#include "sion/base/endian.hpp"
+
 namespace sion::codec {
 
 namespace {
@@ -25,10 +27,9 @@ std::uint8_t Reader::u8() noexcept {
 template <class T>
 T Reader::little_endian(std::string_view what) noexcept {
   if (!need(sizeof(T), what)) return 0;
-  std::uint64_t v = 0;
-  for (std::size_t i = sizeof(T); i-- > 0;) v = (v << 8) | input_[offset_ + i];
+  const T v = base::load_le<T>(input_.data() + offset_);
   offset_ += sizeof(T);
-  return static_cast<T>(v);
+  return v;
 }
 
 std::uint16_t Reader::u16() noexcept { return little_endian<std::uint16_t>("u16"); }

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "sion/base/endian.hpp"
 #include "sion/crypto/keccak.hpp"
 #include "sion/crypto/sha2.hpp"
 
@@ -86,7 +87,7 @@ void TreeHasher::leaves(const std::uint8_t* const* inputs, std::size_t length, H
     if (!sha256) continue;
     m[message] = 0x80;
     const std::uint64_t bits = static_cast<std::uint64_t>(message) * 8;
-    for (std::size_t b = 0; b < 8; ++b) m[stride - 1 - b] = static_cast<std::uint8_t>(bits >> (8 * b));
+    base::store_be(m + stride - 8, bits);
   }
   std::array<crypto::Sha256State, kChunk> states;
   for (std::size_t done = 0; done < count; done += kChunk) {

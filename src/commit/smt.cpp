@@ -1,5 +1,6 @@
 #include "sion/commit/smt.hpp"
 
+#include "sion/base/endian.hpp"
 #include "sion/base/executor.hpp"
 
 #include <algorithm>
@@ -44,11 +45,7 @@ unsigned partition_bits(unsigned partitions) {
   return bits;
 }
 
-std::uint64_t key_head(const Hash& key) noexcept {
-  std::uint64_t head = 0;
-  for (std::size_t i = 0; i < 8; ++i) head = (head << 8) | key[i];
-  return head;
-}
+std::uint64_t key_head(const Hash& key) noexcept { return base::load_be<std::uint64_t>(key.data()); }
 
 // Indices of keys in key order: a counting sort on the first 16 bits, then
 // each bucket sorted (keys are hashes, so buckets are small), the bucket

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sion/base/checked.hpp"
+#include "sion/base/endian.hpp"
 #include "sion/base/executor.hpp"
 #include "sion/crypto/keccak.hpp"
 
@@ -15,21 +16,17 @@ namespace {
 constexpr std::size_t kLeafInput = 1 + 32 + 8;
 constexpr std::size_t kNodeInput = 1 + 32 + 32 + 8;
 
-void put_u64_le(std::uint8_t* out, std::uint64_t value) noexcept {
-  for (std::size_t i = 0; i < 8; ++i) out[i] = static_cast<std::uint8_t>(value >> (8 * i));
-}
-
 void fill_leaf(std::uint8_t* input, const SumLeaf& leaf) noexcept {
   input[0] = static_cast<std::uint8_t>(Domain::sum_leaf);
   std::memcpy(input + 1, leaf.hash.data(), 32);
-  put_u64_le(input + 33, leaf.amount);
+  base::store_le<std::uint64_t>(input + 33, leaf.amount);
 }
 
 void fill_node(std::uint8_t* input, const SumNode& left, const SumNode& right, std::uint64_t sum) noexcept {
   input[0] = static_cast<std::uint8_t>(Domain::sum_node);
   std::memcpy(input + 1, left.hash.data(), 32);
   std::memcpy(input + 33, right.hash.data(), 32);
-  put_u64_le(input + 65, sum);
+  base::store_le<std::uint64_t>(input + 65, sum);
 }
 
 // store(i, SHA3-256(input i)) for i in [begin, end), input i written by

@@ -189,7 +189,7 @@ base::Result<SigningBundle> SigningBundle::from_seed(std::span<const Scheme> sch
     public_bundle.parts.push_back(std::move(part));
     keys.push_back(std::move(key).value());
   }
-  if (auto status = check_key_bundle(public_bundle); !status) return base::fail(std::move(status).error());
+  SION_TRY_STATUS(check_key_bundle(public_bundle));
   return SigningBundle(std::move(keys), std::move(public_bundle));
 }
 

@@ -6,21 +6,14 @@
 
 #include "keccak_x86.hpp"
 #include "sion/base/cpu.hpp"
+#include "sion/base/endian.hpp"
 
 namespace sion::crypto {
 namespace {
 
-inline std::uint64_t load_le64(const std::uint8_t* p) noexcept {
-  std::uint64_t v;
-  std::memcpy(&v, p, 8);
-  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-  return v;
-}
-
-inline void store_le64(std::uint8_t* p, std::uint64_t v) noexcept {
-  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-  std::memcpy(p, &v, 8);
-}
+// Lanes are little-endian (FIPS 202, Sec. B.1).
+using base::load_le;
+using base::store_le;
 
 inline void xor_bytes_into_state(KeccakState& s, std::size_t offset, const std::uint8_t* in,
                                  std::size_t len) noexcept {
@@ -31,7 +24,7 @@ inline void xor_bytes_into_state(KeccakState& s, std::size_t offset, const std::
     --len;
   }
   while (len >= 8) {
-    s[offset / 8] ^= load_le64(in);
+    s[offset / 8] ^= load_le<std::uint64_t>(in);
     in += 8;
     offset += 8;
     len -= 8;
@@ -51,7 +44,7 @@ inline void extract_bytes(const KeccakState& s, std::size_t offset, std::uint8_t
     --len;
   }
   while (len >= 8) {
-    store_le64(out, s[offset / 8]);
+    store_le<std::uint64_t>(out, s[offset / 8]);
     out += 8;
     offset += 8;
     len -= 8;
@@ -244,18 +237,18 @@ template <bool kDigestOnly>
   std::size_t len = data.size();
   std::size_t w = 0;
   if (len >= kRate) {
-    for (; w < kRate / 8; ++w) state[w] = load_le64(in + 8 * w);
+    for (; w < kRate / 8; ++w) state[w] = load_le<std::uint64_t>(in + 8 * w);
     for (; w < 25; ++w) state[w] = 0;
     for (;;) {
       in += kRate;
       len -= kRate;
       permute_bmi2<false>(state);
       if (len < kRate) break;
-      for (w = 0; w < kRate / 8; ++w) state[w] ^= load_le64(in + 8 * w);
+      for (w = 0; w < kRate / 8; ++w) state[w] ^= load_le<std::uint64_t>(in + 8 * w);
     }
-    for (w = 0; w < len / 8; ++w) state[w] ^= load_le64(in + 8 * w);
+    for (w = 0; w < len / 8; ++w) state[w] ^= load_le<std::uint64_t>(in + 8 * w);
   } else {
-    for (; w < len / 8; ++w) state[w] = load_le64(in + 8 * w);
+    for (; w < len / 8; ++w) state[w] = load_le<std::uint64_t>(in + 8 * w);
     for (std::size_t i = w; i < 25; ++i) state[i] = 0;
   }
   // The last bytes, the domain suffix 01 and pad10*1 (FIPS 202, Alg. 9).
@@ -267,7 +260,7 @@ template <bool kDigestOnly>
   state[kRate / 8 - 1] ^= 0x80ULL << 56;
   permute_bmi2<true>(state);
   Hash256 out;
-  for (std::size_t i = 0; i < 4; ++i) store_le64(out.data() + 8 * i, state[i]);
+  for (std::size_t i = 0; i < 4; ++i) store_le<std::uint64_t>(out.data() + 8 * i, state[i]);
   return out;
 }
 
@@ -357,7 +350,7 @@ inline void absorb_padded(std::uint64_t* lanes, const std::uint8_t* const* input
   while (len - offset >= kRate) {
     for (std::size_t i = 0; i < kRate / 8; ++i) {
       for (std::size_t j = 0; j < kWays; ++j) {
-        lanes[i * kWays + j] ^= load_le64(inputs[j] + offset + 8 * i);
+        lanes[i * kWays + j] ^= load_le<std::uint64_t>(inputs[j] + offset + 8 * i);
       }
     }
     permute();
@@ -367,7 +360,7 @@ inline void absorb_padded(std::uint64_t* lanes, const std::uint8_t* const* input
   for (std::size_t j = 0; j < kWays; ++j) {
     const std::uint8_t* in = inputs[j] + offset;
     std::size_t i = 0;
-    for (; i + 8 <= rest; i += 8) lanes[i / 8 * kWays + j] ^= load_le64(in + i);
+    for (; i + 8 <= rest; i += 8) lanes[i / 8 * kWays + j] ^= load_le<std::uint64_t>(in + i);
     for (; i < rest; ++i) {
       lanes[i / 8 * kWays + j] ^= static_cast<std::uint64_t>(in[i]) << (8 * (i % 8));
     }
@@ -438,7 +431,7 @@ void KeccakSpongeN<kRate, kSuffix, kWays>::squeeze_blocks(
       std::uint8_t* out = outputs[j];
       if (out == nullptr) continue;
       out += b * kRate;
-      for (std::size_t i = 0; i < kRate / 8; ++i) store_le64(out + 8 * i, states_.lanes[i][j]);
+      for (std::size_t i = 0; i < kRate / 8; ++i) store_le<std::uint64_t>(out + 8 * i, states_.lanes[i][j]);
     }
   }
 }
@@ -460,7 +453,7 @@ Hash256 sha3_256(base::ByteView data) noexcept {
   absorb_padded<136, 0x06, 1>(state.data(), &in, data.size(), [&state] { keccak_f1600(state); });
   keccak_f1600(state);
   Hash256 out;
-  for (std::size_t i = 0; i < 4; ++i) store_le64(out.data() + 8 * i, state[i]);
+  for (std::size_t i = 0; i < 4; ++i) store_le<std::uint64_t>(out.data() + 8 * i, state[i]);
   return out;
 }
 
@@ -483,7 +476,7 @@ std::size_t sha3_256_in_lanes(const std::uint8_t* const* inputs, std::size_t len
     permute(states);
     for (std::size_t j = 0; j < n; ++j) {
       for (std::size_t i = 0; i < 4; ++i) {
-        store_le64(out[done + j].data() + 8 * i, states.lanes[i][j]);
+        store_le<std::uint64_t>(out[done + j].data() + 8 * i, states.lanes[i][j]);
       }
     }
     done += n;

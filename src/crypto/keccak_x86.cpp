@@ -12,6 +12,8 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+
+#include "sion/base/endian.hpp"
 #endif
 
 // GCC 12's _mm512_rol_epi64 and friends pass _mm512_undefined_epi32(), a
@@ -231,10 +233,9 @@ namespace {
   put_lane(state, fresh, w + 3, r3);
 }
 
+// A lane, little-endian (FIPS 202, Sec. B.1), as _mm256_set_epi64x takes it.
 inline long long load_word(const std::uint8_t* p) noexcept {
-  long long v;
-  std::memcpy(&v, p, 8);
-  return v;
+  return static_cast<long long>(base::load_le<std::uint64_t>(p));
 }
 
 // Word w of every input.

@@ -38,6 +38,7 @@
 #include <string>
 
 #include "sion/base/ct.hpp"
+#include "sion/base/endian.hpp"
 #include "sion/crypto/detail/mldsa_poly.hpp"
 #include "sion/crypto/keccak.hpp"
 
@@ -127,21 +128,11 @@ struct PackGroup {
       (kPolyBytes >= 8 * kWords) ? (kPolyBytes - 8 * kWords) / kBits + 1 : 0;
   std::uint64_t w[kWords] = {};
 
-  static std::uint64_t load_word(const std::uint8_t* p) noexcept {
-    std::uint64_t v;
-    std::memcpy(&v, p, 8);
-    if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-    return v;
-  }
-  static void store_word(std::uint8_t* p, std::uint64_t v) noexcept {
-    if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-    std::memcpy(p, &v, 8);
-  }
   void load(const std::uint8_t* in) noexcept {
-    for (std::size_t i = 0; i < kWords; ++i) w[i] = load_word(in + 8 * i);
+    for (std::size_t i = 0; i < kWords; ++i) w[i] = base::load_le<std::uint64_t>(in + 8 * i);
   }
   void store(std::uint8_t* out) const noexcept {
-    for (std::size_t i = 0; i < kWords; ++i) store_word(out + 8 * i, w[i]);
+    for (std::size_t i = 0; i < kWords; ++i) base::store_le<std::uint64_t>(out + 8 * i, w[i]);
   }
   std::uint32_t get(unsigned j) const noexcept {
     const unsigned bit = j * kBits;
@@ -465,10 +456,7 @@ void run_shake_jobs(std::size_t count, JobFn job_of, ReadyFn ready, ConsumeFn co
         in = block;
       }
       for (std::size_t w = 0; w < rate / 8; ++w) {
-        std::uint64_t v;
-        std::memcpy(&v, in + 8 * w, 8);
-        if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-        states.lanes[w][j] ^= v;
+        states.lanes[w][j] ^= base::load_le<std::uint64_t>(in + 8 * w);
       }
     }
     if (!any_active) break;  // only jobs whose dependencies never finish: a bug
@@ -487,9 +475,7 @@ void run_shake_jobs(std::size_t count, JobFn job_of, ReadyFn ready, ConsumeFn co
       if (lane.job == kNone || !lane.squeezing) continue;
       const std::size_t rate = lane.spec.rate;
       for (std::size_t w = 0; w < rate / 8; ++w) {
-        std::uint64_t v = states.lanes[w][j];
-        if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-        std::memcpy(block + 8 * w, &v, 8);
+        base::store_le(block + 8 * w, states.lanes[w][j]);
       }
       if (consume(lane.job, static_cast<const std::uint8_t*>(block), rate)) {
         lane.job = kNone;
@@ -1240,9 +1226,7 @@ KeyPair keygen(Level level, const Seed& xi) {
 
 Result<Bytes> sign_mu(const SecretKey& sk, const Mu& mu, const Rnd& rnd) {
   Bytes sig(sizes(sk.level()).signature);
-  base::Status status = with_scheme(
-      sk.level(), [&](auto s) { return s.sign(sk.bytes().data(), mu, rnd, sig.data()); });
-  if (!status) return fail(std::move(status).error());
+  SION_TRY_STATUS(with_scheme(sk.level(), [&](auto s) { return s.sign(sk.bytes().data(), mu, rnd, sig.data()); }));
   return sig;
 }
 

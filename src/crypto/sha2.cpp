@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "sion/base/cpu.hpp"
+#include "sion/base/endian.hpp"
 #include "sion/crypto/detail/sha2_x86.hpp"
 #include "sha2_simd.hpp"
 
@@ -60,30 +61,8 @@ using detail::kSha256K;
 using detail::kSha512K;
 
 // Big-endian words (FIPS 180-4, Sec. 3.1) of 4 or 8 bytes.
-template <class Word>
-inline Word byte_swap_if_little(Word v) noexcept {
-  if constexpr (std::endian::native == std::endian::little) {
-    if constexpr (sizeof(Word) == 4) {
-      v = __builtin_bswap32(v);
-    } else {
-      v = __builtin_bswap64(v);
-    }
-  }
-  return v;
-}
-
-template <class Word>
-inline Word load_be(const std::uint8_t* p) noexcept {
-  Word v;
-  std::memcpy(&v, p, sizeof(Word));
-  return byte_swap_if_little(v);
-}
-
-template <class Word>
-inline void store_be(std::uint8_t* p, Word v) noexcept {
-  v = byte_swap_if_little(v);
-  std::memcpy(p, &v, sizeof(Word));
-}
+using base::load_be;
+using base::store_be;
 
 // FIPS 180-4, Sec. 6.2.2 / 6.4.2: sha2_simd.hpp's rounds on single words
 // (one lane, no vector types involved).

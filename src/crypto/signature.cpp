@@ -207,7 +207,7 @@ base::Result<base::Bytes> SigningKey::sign(base::ByteView message, Hedging hedgi
     if (!hedged) return slhdsa::sign_deterministic(*sk, message, {});
     base::ByteArray<32> addrnd;
     const std::size_t n = slhdsa::params(sk->parameter_set()).n;
-    if (auto status = base::random_bytes({addrnd.data(), n}); !status) return base::fail(std::move(status).error());
+    SION_TRY_STATUS(base::random_bytes({addrnd.data(), n}));
     return slhdsa::sign(*sk, message, {}, {addrnd.data(), n});
   }
   if (const auto* secret = std::get_if<base::ByteArray<32>>(&secret_)) {

@@ -44,6 +44,7 @@
 
 #include "sion/base/cpu.hpp"
 #include "sion/base/ct.hpp"
+#include "sion/base/endian.hpp"
 #include "sion/crypto/detail/sha2_x86.hpp"
 #include "sion/crypto/detail/slhdsa_x86.hpp"
 #include "sion/crypto/keccak.hpp"
@@ -59,34 +60,12 @@ using base::Bytes;
 // interface can sign 0x00 || len(ctx) || ctx || M without copying M.
 using MessageParts = std::span<const ByteView>;
 
-// 32- and 64-bit words in a byte order: big-endian for SHA-2 (FIPS 180-4,
-// Sec. 3.1), little-endian for Keccak lanes (FIPS 202, Sec. B.1).
-template <class Word>
-inline Word to_order(Word v, std::endian order) noexcept {
-  static_assert(sizeof(Word) == 4 || sizeof(Word) == 8);
-  if (order == std::endian::native) return v;
-  if constexpr (sizeof(Word) == 4) {
-    return __builtin_bswap32(v);
-  } else {
-    return __builtin_bswap64(v);
-  }
-}
-
-template <class Word, std::endian kOrder = std::endian::big>
-inline Word load_word(const std::uint8_t* p) noexcept {
-  Word v;
-  std::memcpy(&v, p, sizeof(v));
-  return to_order(v, kOrder);
-}
-
-template <class Word, std::endian kOrder = std::endian::big>
-inline void store_word(std::uint8_t* p, Word v) noexcept {
-  v = to_order(v, kOrder);
-  std::memcpy(p, &v, sizeof(v));
-}
-
-inline void store_be32(std::uint8_t* p, std::uint32_t v) noexcept { store_word(p, v); }
-inline void store_be64(std::uint8_t* p, std::uint64_t v) noexcept { store_word(p, v); }
+// Words are big-endian for SHA-2 (FIPS 180-4, Sec. 3.1) and ADRS (Sec. 4.2),
+// little-endian for Keccak lanes (FIPS 202, Sec. B.1): sion/base/endian.hpp.
+using base::load_be;
+using base::load_le;
+using base::store_be;
+using base::store_le;
 
 // toInt (Alg. 2) for at most 8 bytes.
 inline std::uint64_t to_int(const std::uint8_t* x, std::size_t len) noexcept {
@@ -169,23 +148,23 @@ class Adrs {
   std::uint32_t tree_index() const noexcept { return hash_or_index_; }
 
   void write_full(std::uint8_t* out) const noexcept {
-    store_be32(out, layer_);
-    store_be32(out + 4, 0);
-    store_be64(out + 8, tree_);
-    store_be32(out + 16, static_cast<std::uint32_t>(type_));
-    store_be32(out + 20, key_pair_);
-    store_be32(out + 24, chain_or_height_);
-    store_be32(out + 28, hash_or_index_);
+    store_be<std::uint32_t>(out, layer_);
+    store_be<std::uint32_t>(out + 4, 0);
+    store_be<std::uint64_t>(out + 8, tree_);
+    store_be<std::uint32_t>(out + 16, static_cast<std::uint32_t>(type_));
+    store_be<std::uint32_t>(out + 20, key_pair_);
+    store_be<std::uint32_t>(out + 24, chain_or_height_);
+    store_be<std::uint32_t>(out + 28, hash_or_index_);
   }
 
   // ADRSc = ADRS[3] || ADRS[8:16] || ADRS[19] || ADRS[20:32] (Sec. 11.2).
   void write_compressed(std::uint8_t* out) const noexcept {
     out[0] = static_cast<std::uint8_t>(layer_);
-    store_be64(out + 1, tree_);
+    store_be<std::uint64_t>(out + 1, tree_);
     out[9] = static_cast<std::uint8_t>(type_);
-    store_be32(out + 10, key_pair_);
-    store_be32(out + 14, chain_or_height_);
-    store_be32(out + 18, hash_or_index_);
+    store_be<std::uint32_t>(out + 10, key_pair_);
+    store_be<std::uint32_t>(out + 14, chain_or_height_);
+    store_be<std::uint32_t>(out + 18, hash_or_index_);
   }
 
   // ADRSc as the big-endian 32-bit words of a SHA-256 block: bytes 4i ..
@@ -484,7 +463,7 @@ class ShakeHashes {
     std::size_t w = 0;
     const auto lanes = [&](const std::uint8_t* bytes, std::size_t count) {
       for (std::size_t i = 0; i < count; ++i) {
-        b[w++] = load_word<std::uint64_t, std::endian::little>(bytes + 8 * i);
+        b[w++] = load_le<std::uint64_t>(bytes + 8 * i);
       }
     };
     lanes(pk_seed_, kValueLanes);
@@ -500,7 +479,7 @@ class ShakeHashes {
   template <class Lane>
   static void output(Lane&& lane, std::uint8_t* out) noexcept {
     for (std::size_t i = 0; i < kValueLanes; ++i) {
-      store_word<std::uint64_t, std::endian::little>(out + 8 * i, lane(i));
+      store_le<std::uint64_t>(out + 8 * i, lane(i));
     }
   }
 
@@ -661,7 +640,7 @@ class ShakeHashes {
           if (lane.j == jobs.capture_index(lane.chain)) {
             std::memcpy(jobs.capture_out(lane.chain, kN), xl, kN);
           }
-          store_be32(lane.adrs + 28, lane.j);  // the hash address (Sec. 4.2)
+          store_be<std::uint32_t>(lane.adrs + 28, lane.j);  // the hash address (Sec. 4.2)
           block(lane.adrs, xl, nullptr, b);
         }
         put(states, l, b);
@@ -721,7 +700,7 @@ struct OneBlock {
   void init(const Adrs& adrs) noexcept {
     adrs.write_compressed(bytes.data());
     bytes[Adrs::kCompressedBytes + kMessage] = 0x80;
-    store_be64(bytes.data() + kBlock - 8, (kBlock + Adrs::kCompressedBytes + kMessage) * 8);
+    store_be<std::uint64_t>(bytes.data() + kBlock - 8, (kBlock + Adrs::kCompressedBytes + kMessage) * 8);
   }
   ~OneBlock() { base::secure_wipe(bytes.data(), bytes.size()); }
   OneBlock(const OneBlock&) = delete;
@@ -729,7 +708,7 @@ struct OneBlock {
 
   std::uint8_t* message() noexcept { return bytes.data() + Adrs::kCompressedBytes; }
   // ADRSc bytes 18-21: the hash address (tree index) of ADRS.
-  void set_hash_address(std::uint32_t j) noexcept { store_be32(bytes.data() + 18, j); }
+  void set_hash_address(std::uint32_t j) noexcept { store_be<std::uint32_t>(bytes.data() + 18, j); }
 
   std::array<std::uint8_t, kBlock> bytes{};
 };
@@ -737,20 +716,20 @@ struct OneBlock {
 // The first n bytes of a SHA-2 chaining value (Trunc_n of the digest).
 template <class Word>
 void store_truncated(std::uint8_t* out, const std::array<Word, 8>& state, std::size_t n) noexcept {
-  for (std::size_t i = 0; i < n / sizeof(Word); ++i) store_word(out + i * sizeof(Word), state[i]);
+  for (std::size_t i = 0; i < n / sizeof(Word); ++i) store_be(out + i * sizeof(Word), state[i]);
 }
 
 // `words` big-endian words of `in` into one lane of lane-interleaved rows
 // (word r at rows[r * stride]), and back.
 template <class Word>
 void load_rows(const std::uint8_t* in, std::size_t words, Word* rows, std::size_t stride) noexcept {
-  for (std::size_t r = 0; r < words; ++r) rows[r * stride] = load_word<Word>(in + r * sizeof(Word));
+  for (std::size_t r = 0; r < words; ++r) rows[r * stride] = load_be<Word>(in + r * sizeof(Word));
 }
 
 template <class Word>
 void store_rows(const Word* rows, std::size_t stride, std::size_t words,
                 std::uint8_t* out) noexcept {
-  for (std::size_t r = 0; r < words; ++r) store_word(out + r * sizeof(Word), rows[r * stride]);
+  for (std::size_t r = 0; r < words; ++r) store_be(out + r * sizeof(Word), rows[r * stride]);
 }
 
 // The SHA-2 kernels one SLH-DSA-SHA2 operation uses, chosen once from
@@ -917,7 +896,7 @@ class Sha2Hashes {
         std::memcpy(p + Adrs::kCompressedBytes, in + (first + q) * kValues * kN, kValues * kN);
         p[kMessage] = 0x80;
         std::memset(p + kMessage + 1, 0, kBytes - kMessage - 1 - 8);
-        store_be64(p + kBytes - 8, (kBlock + kMessage) * 8);
+        store_be<std::uint64_t>(p + kBytes - 8, (kBlock + kMessage) * 8);
         states[q] = seed_big_;
         data[q] = p;
       }
@@ -1893,8 +1872,7 @@ base::Status check_key_bytes(ParameterSet set, ByteView bytes, bool secret) {
 }  // namespace
 
 base::Result<PublicKey> PublicKey::from_bytes(ParameterSet set, ByteView bytes) {
-  base::Status checked = check_key_bytes(set, bytes, false);
-  if (!checked.ok()) return base::fail(std::move(checked).error());
+  SION_TRY_STATUS(check_key_bytes(set, bytes, false));
   return PublicKey(set, bytes);
 }
 
@@ -1905,8 +1883,7 @@ SecretKey::SecretKey(ParameterSet set, ByteView bytes) noexcept : set_(set) {
 SecretKey::~SecretKey() { base::secure_wipe(bytes_.data(), bytes_.size()); }
 
 base::Result<SecretKey> SecretKey::from_bytes(ParameterSet set, ByteView bytes) {
-  base::Status checked = check_key_bytes(set, bytes, true);
-  if (!checked.ok()) return base::fail(std::move(checked).error());
+  SION_TRY_STATUS(check_key_bytes(set, bytes, true));
   return SecretKey(set, bytes);
 }
 

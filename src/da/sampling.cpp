@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "sion/base/endian.hpp"
 #include "sion/base/random.hpp"
 #include "sion/crypto/keccak.hpp"
 
@@ -95,7 +96,7 @@ base::Result<std::vector<Coordinate>> sample_coordinates(std::uint32_t k, std::u
       crypto::shake256(seed, stream);
       stream_bytes *= 2;
     }
-    const std::uint32_t word = stream[used] | (std::uint32_t{stream[used + 1]} << 8);
+    const std::uint32_t word = base::load_le<std::uint16_t>(stream.data() + used);
     used += 2;
     const auto index = static_cast<std::uint32_t>(word & (shares - 1));
     if (!seen.insert(index).second) continue;

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "sion/base/endian.hpp"
 #include "sion/state/kv_store.hpp"
 
 namespace sion::state {
@@ -22,22 +23,9 @@ using commit::NodeKey;
 
 constexpr std::size_t kNodeKeyBytes = 32 + 2 + 8;
 
-void put_be64(std::uint8_t* out, std::uint64_t value) noexcept {
-  for (int i = 7; i >= 0; --i) {
-    out[i] = static_cast<std::uint8_t>(value);
-    value >>= 8;
-  }
-}
-
-std::uint64_t get_be64(const std::uint8_t* in) noexcept {
-  std::uint64_t value = 0;
-  for (int i = 0; i < 8; ++i) value = (value << 8) | in[i];
-  return value;
-}
-
 std::array<std::uint8_t, 8> version_key(std::uint64_t version) noexcept {
   std::array<std::uint8_t, 8> key;
-  put_be64(key.data(), version);
+  base::store_be<std::uint64_t>(key.data(), version);
   return key;
 }
 
@@ -46,9 +34,8 @@ std::array<std::uint8_t, 8> version_key(std::uint64_t version) noexcept {
 std::array<std::uint8_t, kNodeKeyBytes> node_key_bytes(const NodeKey& key) noexcept {
   std::array<std::uint8_t, kNodeKeyBytes> out;
   std::copy(key.path.begin(), key.path.end(), out.begin());
-  out[32] = static_cast<std::uint8_t>(key.depth >> 8);
-  out[33] = static_cast<std::uint8_t>(key.depth);
-  put_be64(out.data() + 34, key.version);
+  base::store_be<std::uint16_t>(out.data() + 32, key.depth);
+  base::store_be<std::uint64_t>(out.data() + 34, key.version);
   return out;
 }
 
@@ -57,7 +44,7 @@ std::array<std::uint8_t, kNodeKeyBytes> node_key_bytes(const NodeKey& key) noexc
 std::array<std::uint8_t, 8 + kNodeKeyBytes> stale_key_bytes(std::uint64_t stale_since,
                                                             const NodeKey& key) noexcept {
   std::array<std::uint8_t, 8 + kNodeKeyBytes> out;
-  put_be64(out.data(), stale_since);
+  base::store_be<std::uint64_t>(out.data(), stale_since);
   const auto node = node_key_bytes(key);
   std::copy(node.begin(), node.end(), out.begin() + 8);
   return out;
@@ -77,7 +64,7 @@ base::Result<std::uint64_t> read_meta(const KvStore& kv, std::string_view name) 
   if (!bytes) return base::fail(std::move(bytes).error());
   if (!bytes->has_value()) return corrupt("meta '" + std::string(name) + "' is missing");
   if ((*bytes)->size() != 8) return corrupt("meta '" + std::string(name) + "' is not 8 bytes");
-  return get_be64((*bytes)->data());
+  return base::load_be<std::uint64_t>((*bytes)->data());
 }
 
 class StoredNodes final : public commit::NodeReader {
@@ -210,7 +197,7 @@ base::Result<std::unique_ptr<ObjectStore>> ObjectStore::open(const std::string& 
     batch.put(Column::roots, version_key(0), codec::encode(std::optional<ChildRef>{}));
     batch.put(Column::meta, base::as_bytes(kLatestKey), version_key(0));
     batch.put(Column::meta, base::as_bytes(kOldestKey), version_key(0));
-    if (auto status = impl->kv->write(std::move(batch)); !status) return base::fail(std::move(status).error());
+    SION_TRY_STATUS(impl->kv->write(std::move(batch)));
     return std::unique_ptr<ObjectStore>(new ObjectStore(std::move(impl)));
   }
 
@@ -252,13 +239,13 @@ std::size_t ObjectStore::size() const noexcept {
 
 base::Result<std::optional<Object>> ObjectStore::get(const ObjectId& id) const {
   std::shared_lock lock(impl_->mutex);
-  if (auto status = impl_->check_usable(); !status) return base::fail(std::move(status).error());
+  SION_TRY_STATUS(impl_->check_usable());
   return impl_->read_object(id);
 }
 
 base::Result<ProvenObject> ObjectStore::get_with_proof(const ObjectId& id) const {
   std::shared_lock lock(impl_->mutex);
-  if (auto status = impl_->check_usable(); !status) return base::fail(std::move(status).error());
+  SION_TRY_STATUS(impl_->check_usable());
   auto object = impl_->read_object(id);
   if (!object) return base::fail(std::move(object).error());
   ProvenObject proven;
@@ -271,7 +258,7 @@ base::Result<ProvenObject> ObjectStore::get_with_proof(const ObjectId& id) const
 
 base::Result<std::uint64_t> ObjectStore::apply(std::span<const ObjectWrite> writes) {
   std::unique_lock lock(impl_->mutex);
-  if (auto status = impl_->check_usable(); !status) return base::fail(std::move(status).error());
+  SION_TRY_STATUS(impl_->check_usable());
   const std::uint64_t version = impl_->latest + 1;
 
   // Everything that can reject the input happens before the tree changes.

@@ -56,5 +56,107 @@ TEST(Result, ClassifiesInputErrorsApartFromLocalFailures) {
   }
 }
 
+// ---- SION_TRY ------------------------------------------------------------
+
+int g_context_evaluations = 0;
+
+std::string counted_context(std::string text) {
+  ++g_context_evaluations;
+  return text;
+}
+
+Result<int> sum_of_digits(std::string_view text) {
+  int sum = 0;
+  for (char c : text) {
+    SION_TRY(const int digit, parse_digit(c));
+    sum += digit;
+  }
+  return sum;
+}
+
+Status check_digits(std::string_view text) {
+  for (char c : text) SION_TRY_STATUS(parse_digit(c));  // a value, ignored
+  return {};
+}
+
+Result<int> digit_with_context(char c) {
+  SION_TRY_CONTEXT(auto digit, counted_context("reading a digit"), parse_digit(c));
+  return digit * 2;
+}
+
+Status status_with_context(std::string_view text) {
+  SION_TRY_STATUS_CONTEXT(counted_context("checking '" + std::string(text) + "'"), check_digits(text));
+  return {};
+}
+
+TEST(Try, DeclaresTheValueOrReturnsTheError) {
+  auto good = sum_of_digits("123");
+  ASSERT_TRUE(good.ok());
+  EXPECT_EQ(*good, 6);
+  auto bad = sum_of_digits("12x4");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, Errc::invalid_value);
+  EXPECT_EQ(bad.error().reason, "not a digit: x");
+}
+
+TEST(Try, StatusFormStopsAtTheFirstError) {
+  EXPECT_TRUE(check_digits("0987").ok());
+  auto bad = check_digits("0a b");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().reason, "not a digit: a");
+}
+
+TEST(Try, AssignsToAnExistingLvalueAndMovesFromTemporaries) {
+  const auto make = [](bool ok) -> Result<std::unique_ptr<int>> {
+    if (!ok) return fail(Errc::not_found, "none");
+    return std::make_unique<int>(5);
+  };
+  const auto use = [&](bool ok) -> Result<int> {
+    std::unique_ptr<int> target;
+    SION_TRY(target, make(ok));  // move-only: must be moved, not copied
+    SION_TRY(auto again, make(ok));
+    return *target + *again;
+  };
+  EXPECT_EQ(*use(true), 10);
+  EXPECT_EQ(use(false).error().code, Errc::not_found);
+}
+
+TEST(Try, LeavesANamedResultIntact) {
+  // From an lvalue the value and the error are copied, not moved out of it.
+  Result<std::string> named = std::string("kept");
+  const auto copy = [&]() -> Result<std::size_t> {
+    SION_TRY(auto text, named);
+    return text.size();
+  };
+  EXPECT_EQ(*copy(), 4u);
+  EXPECT_EQ(*named, "kept");
+  named = fail(Errc::io_error, "disk");
+  EXPECT_EQ(copy().error().reason, "disk");
+  EXPECT_EQ(named.error().reason, "disk");
+}
+
+TEST(Try, ContextPrefixesTheReasonKeepsTheCodeAndIsLazy) {
+  g_context_evaluations = 0;
+  EXPECT_EQ(*digit_with_context('4'), 8);
+  EXPECT_TRUE(status_with_context("42").ok());
+  EXPECT_EQ(g_context_evaluations, 0);
+
+  auto bad = digit_with_context('?');
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, Errc::invalid_value);
+  EXPECT_EQ(bad.error().reason, "reading a digit: not a digit: ?");
+  auto bad_status = status_with_context("4-");
+  ASSERT_FALSE(bad_status.ok());
+  EXPECT_EQ(bad_status.error().reason, "checking '4-': not a digit: -");
+  EXPECT_EQ(g_context_evaluations, 2);
+}
+
+TEST(Error, WithContextNests) {
+  Error error{Errc::io_error, "no space left"};
+  error = std::move(error).with_context("writing 'g.json'").with_context("sion genesis");
+  EXPECT_EQ(error.code, Errc::io_error);
+  EXPECT_EQ(error.reason, "sion genesis: writing 'g.json': no space left");
+}
+
 }  // namespace
 }  // namespace sion::base

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "groups.hpp"
-#include "sion/base/parallel.hpp"
 #include "sion/bench/cores.hpp"
 #include "sion/exec/pulse.hpp"
 #include "sion/exec/trace.hpp"

@@ -195,7 +195,7 @@ PY
     expect_line "$err" "^sion: error: $work/fields\.json: missing field 'testGroups'$"
     run conformance "$work/no-such-file.json"
     expect_status 2
-    expect_line "$err" "^sion: error: $work/no-such-file\.json: no such file$"
+    expect_line "$err" "^sion: error: vector file '$work/no-such-file\.json': no such file$"
     run conformance
     expect_status 2
     expect_line "$err" '^sion: error: FILE is required'
@@ -273,6 +273,20 @@ PY
       expect_status 2
       expect_line "$err" "^sion: error: --amount: '$value' is not an unsigned decimal integer"
     done
+    # A file larger than a node reads is refused before any key is made.
+    run genesis --accounts 1 --out "$work/genesis.json" --coins-per-account 100000000
+    expect_status 2
+    expect_line "$err" "^sion: error: the genesis file would be [0-9]+ bytes, over the 1073741824 a node reads; give fewer accounts or coins$"
+    # A key directory that is a symbolic link (here to one everyone may write to) is refused.
+    mkdir -m 777 "$work/open"
+    ln -s "$work/open" "$work/link"
+    run genesis --accounts 1 --out "$work/genesis.json" --keys "$work/link"
+    expect_status 2
+    expect_line "$err" "^sion: error: key directory '$work/link': a symbolic link; name the directory itself$"
+    run genesis --accounts 1 --out "$work/genesis.json" --keys "$work/open"
+    expect_status 2
+    expect_line "$err" "^sion: error: key directory '$work/open': group or others may write to it \(mode 0777\)"
+    [[ -z "$(ls -A "$work/open")" ]] || fail "wrote into an unsafe key directory"
     [[ ! -e "$work/genesis.json" && ! -e "$work/keys" ]] || fail "a failed run wrote files"
     run genesis --help
     expect_status 0

@@ -1,8 +1,8 @@
 // libFuzzer target: what reaches exec from outside. The first byte picks
 // the decoder: 0, a transaction's bytes (codec), executed in a Pulse on a
 // small state; 1, a genesis file's text (JSON); 2, a traced chunk (codec),
-// replayed statelessly against the fixture's one transfer; 3, a key file's
-// text (JSON); 4, a Pulse's published data (codec list of payloads), as
+// replayed statelessly against the fixture's one transfer; 3, unused (key
+// files are fuzz_wallet_key_file's); 4, a Pulse's published data (codec list of payloads), as
 // read back from a repaired square. Decoding must fail with a
 // reason or give a value that re-encodes to the same bytes; execution must
 // give a receipt, never crash; a parsed genesis must serialize and parse back
@@ -85,12 +85,6 @@ int main(int argc, char** argv) {
   const auto traced = exec::trace_pulse(f.state, f.transfer, f.genesis.params);
   if (!traced || traced->chunks.size() != 1) return 1;
   write(2, codec::encode(traced->chunks[0]));
-  crypto::KeySeed seed{};
-  seed.fill(3);
-  const std::string key_file = "{\"profile\": \"hybrid\", \"seed\": \"" + base::to_hex(seed) +
-                               "\", \"account\": \"" + base::to_hex(me) + "\"}";
-  if (!exec::parse_key_file(key_file, "corpus")) return 1;
-  write(3, base::as_bytes(key_file));
   write(4, exec::pulse_data(f.transfer));
   return 0;
 }
@@ -128,9 +122,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const exec::ReplayPoint from{chunk->first_tx, chunk->witness.pre_root, chunk->usage_before};
     auto root = exec::replay_chunk(from, *chunk, f.transfer, f.genesis.params, false);
     if (!root && root.error().reason.empty()) std::abort();
-  } else if (data[0] == 3) {
-    auto key = exec::parse_key_file(std::string(reinterpret_cast<const char*>(body.data()), body.size()), "fuzz");
-    if (!key && key.error().reason.empty()) std::abort();
   } else if (data[0] == 4) {
     auto payloads = exec::decode_pulse_data(body);
     if (!payloads) {

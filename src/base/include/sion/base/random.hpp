@@ -14,7 +14,7 @@ Status random_bytes(MutableByteView out);
 template <std::size_t N>
 Result<ByteArray<N>> random_array() {
   ByteArray<N> out;
-  if (auto status = random_bytes(out); !status) return fail(std::move(status).error());
+  SION_TRY_STATUS(random_bytes(out));
   return out;
 }
 

@@ -46,6 +46,9 @@ struct Error {
   bool is_invalid_input() const noexcept { return base::is_invalid_input(code); }
   // "<code name>: <reason>", for logs and command-line messages.
   std::string to_string() const;
+  // The same error with "<context>: " before its reason and its code kept,
+  // so a caller can say what it was doing ("reading genesis file 'g.json'").
+  Error with_context(std::string_view context) &&;
 };
 
 // Wraps an Error so `return fail(...)` converts to any Result<T>.
@@ -112,3 +115,47 @@ class [[nodiscard]] Result<void> {
 using Status = Result<void>;
 
 }  // namespace sion::base
+
+// Propagating errors (modelled on BOOST_OUTCOME_TRY). A Result-valued
+// expression is evaluated once; on failure the enclosing function returns its
+// error (as a base::Failure, which converts to any Result); on success:
+//
+//   SION_TRY(auto text, read_file(path));      // declares `text`, the value
+//   SION_TRY(config.port, parse_port(field));  // or assigns to an lvalue
+//   SION_TRY_STATUS(check(genesis));           // a Status, or a value ignored
+//
+// The _CONTEXT forms prefix the reason with "<context>: " on failure only (the
+// context expression is not evaluated on success):
+//
+//   SION_TRY_CONTEXT(auto g, "genesis file " + path, parse_genesis(text));
+//   SION_TRY_STATUS_CONTEXT("key directory " + dir, check_directory(dir));
+//
+// Each is a statement of its own (not the unbraced body of an if). The
+// temporary takes a unique name from __COUNTER__, so several uses may share a
+// scope; no statement expressions (a GNU extension) are needed. The first
+// argument may not contain a top-level comma (no structured bindings).
+#define SION_TRY_CONCAT_IMPL(a, b) a##b
+#define SION_TRY_CONCAT(a, b) SION_TRY_CONCAT_IMPL(a, b)
+#define SION_TRY_UNIQUE SION_TRY_CONCAT(sion_try_result_, __COUNTER__)
+
+#define SION_TRY(target, ...) SION_TRY_IMPL(SION_TRY_UNIQUE, target, __VA_ARGS__)
+#define SION_TRY_CONTEXT(target, context, ...) \
+  SION_TRY_CONTEXT_IMPL(SION_TRY_UNIQUE, target, context, __VA_ARGS__)
+#define SION_TRY_STATUS(...) SION_TRY_STATUS_IMPL(SION_TRY_UNIQUE, __VA_ARGS__)
+#define SION_TRY_STATUS_CONTEXT(context, ...) SION_TRY_STATUS_CONTEXT_IMPL(SION_TRY_UNIQUE, context, __VA_ARGS__)
+
+// The error of a failed result `tmp`: moved out of a temporary, copied from an lvalue.
+#define SION_TRY_ERROR(tmp) ::sion::base::Error(std::forward<decltype(tmp)>(tmp).error())
+
+#define SION_TRY_IMPL(tmp, target, ...)                                       \
+  auto&& tmp = (__VA_ARGS__);                                                 \
+  if (!tmp.ok()) return ::sion::base::fail(SION_TRY_ERROR(tmp));              \
+  target = std::forward<decltype(tmp)>(tmp).value()
+#define SION_TRY_CONTEXT_IMPL(tmp, target, context, ...)                                 \
+  auto&& tmp = (__VA_ARGS__);                                                            \
+  if (!tmp.ok()) return ::sion::base::fail(SION_TRY_ERROR(tmp).with_context(context));   \
+  target = std::forward<decltype(tmp)>(tmp).value()
+#define SION_TRY_STATUS_IMPL(tmp, ...) \
+  if (auto&& tmp = (__VA_ARGS__); !tmp.ok()) return ::sion::base::fail(SION_TRY_ERROR(tmp))
+#define SION_TRY_STATUS_CONTEXT_IMPL(tmp, context, ...) \
+  if (auto&& tmp = (__VA_ARGS__); !tmp.ok()) return ::sion::base::fail(SION_TRY_ERROR(tmp).with_context(context))

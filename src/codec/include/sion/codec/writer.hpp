@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "sion/base/bytes.hpp"
+#include "sion/base/endian.hpp"
 
 namespace sion::codec {
 
@@ -25,9 +26,9 @@ class Writer {
       out_->push_back(v);
     }
   }
-  void u16(std::uint16_t v) { little_endian(v, 2); }
-  void u32(std::uint32_t v) { little_endian(v, 4); }
-  void u64(std::uint64_t v) { little_endian(v, 8); }
+  void u16(std::uint16_t v) { little_endian(v); }
+  void u32(std::uint32_t v) { little_endian(v); }
+  void u64(std::uint64_t v) { little_endian(v); }
   void boolean(bool v) { u8(v ? 1 : 0); }
   // Minimal ULEB128. Precondition: n <= kMaxLength.
   void length(std::size_t n);
@@ -47,8 +48,11 @@ class Writer {
 
  private:
   Writer() noexcept = default;
-  void little_endian(std::uint64_t v, int width) {
-    for (int i = 0; i < width; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i)));
+  template <base::EndianWord T>
+  void little_endian(T v) {
+    std::uint8_t word[sizeof(T)];
+    base::store_le(word, v);
+    bytes(base::ByteView(word, sizeof(T)));
   }
 
   base::Bytes* out_ = nullptr;

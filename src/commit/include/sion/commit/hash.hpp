@@ -12,6 +12,7 @@
 #include <span>
 
 #include "sion/base/bytes.hpp"
+#include "sion/base/endian.hpp"
 #include "sion/crypto/keccak.hpp"
 
 namespace sion::commit {
@@ -25,19 +26,11 @@ using Hash = crypto::Hash256;
 struct HashOrder {
   bool operator()(const Hash& a, const Hash& b) const noexcept {
     for (std::size_t i = 0; i < a.size(); i += 8) {
-      std::uint64_t x = 0;
-      std::uint64_t y = 0;
-      std::memcpy(&x, a.data() + i, 8);
-      std::memcpy(&y, b.data() + i, 8);
-      if (x != y) return to_big_endian(x) < to_big_endian(y);
+      const std::uint64_t x = base::load_be<std::uint64_t>(a.data() + i);
+      const std::uint64_t y = base::load_be<std::uint64_t>(b.data() + i);
+      if (x != y) return x < y;
     }
     return false;
-  }
-
- private:
-  static std::uint64_t to_big_endian(std::uint64_t word) noexcept {
-    if constexpr (std::endian::native == std::endian::little) return __builtin_bswap64(word);
-    return word;
   }
 };
 

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "sion/base/endian.hpp"
 #include "sion/base/result.hpp"
 #include "sion/codec/codec.hpp"
 #include "sion/commit/hash.hpp"
@@ -29,12 +30,8 @@ inline bool key_bit(const Hash& key, unsigned depth) noexcept {
 // if they are equal.
 inline unsigned common_prefix_bits(const Hash& a, const Hash& b) noexcept {
   for (std::size_t word = 0; word < 4; ++word) {
-    std::uint64_t x = 0;
-    std::uint64_t y = 0;
-    for (std::size_t i = 0; i < 8; ++i) {
-      x = (x << 8) | a[8 * word + i];
-      y = (y << 8) | b[8 * word + i];
-    }
+    const std::uint64_t x = base::load_be<std::uint64_t>(a.data() + 8 * word);
+    const std::uint64_t y = base::load_be<std::uint64_t>(b.data() + 8 * word);
     if (x != y) return static_cast<unsigned>(64 * word) + static_cast<unsigned>(std::countl_zero(x ^ y));
   }
   return kStateKeyBits;
