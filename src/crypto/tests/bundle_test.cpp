@@ -101,7 +101,7 @@ TEST(Bundles, VerifyUnitsAreTheSumOfTheParts) {
 TEST(Bundles, IdsInLanesEqualIdsOneByOne) {
   std::vector<KeyBundle> bundles;
   for (std::uint8_t i = 0; i < 19; ++i) {
-    const Profile profile = kAllProfiles[i % kAllProfiles.size()];
+    const Profile profile = kAllProfiles[i % std::size(kAllProfiles)];
     if (profile == Profile::cold || profile == Profile::strong) continue;  // slow key generation
     auto signer = SigningBundle::from_seed(profile, seed_of(i));
     ASSERT_TRUE(signer.ok());
