@@ -8,9 +8,12 @@
 //  - no bad-encoding proof is ever accepted under the honest square;
 //  - one accepted under the corrupted square (share (2, 1) altered after
 //    extension) names row 2 or column 1, the only bad lines;
-//  - a data commitment is accepted or refused with a reason.
+//  - a data commitment is accepted or refused with a reason, and the data
+//    published_data() takes under it from the honest square is exactly
+//    the square's first data_bytes bytes, with only zeros after them.
 // Built with SION_FUZZ_CORPUS_TOOL, the same file writes the seed corpus.
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -82,6 +85,18 @@ using codec::testing::decode_exactly;
     if (!decode_exactly(bytes, commitment)) return;
     const auto ok = check_commitment(commitment);
     if (!ok && ok.error().reason.empty()) std::abort();
+    const auto data = published_data(honest().square, commitment);
+    if (!data) {
+      if (data.error().reason.empty()) std::abort();
+      return;
+    }
+    if (!ok) std::abort();
+    const base::Bytes original = honest().square.original();
+    if (data->size() != commitment.data_bytes) std::abort();
+    if (!std::equal(data->begin(), data->end(), original.begin())) std::abort();
+    for (std::size_t i = data->size(); i < original.size(); ++i) {
+      if (original[i] != 0) std::abort();
+    }
     return;
   }
   if (kind == availability_header) {
