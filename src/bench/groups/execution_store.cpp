@@ -14,7 +14,7 @@
 #include "sion/crypto/keccak.hpp"
 #include "sion/exec/genesis.hpp"
 #include "sion/exec/pulse.hpp"
-#include "sion/exec/state_view.hpp"
+#include "sion/exec/transaction.hpp"
 #include "transfers.hpp"
 
 namespace sion::bench::groups {
