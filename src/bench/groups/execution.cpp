@@ -171,9 +171,9 @@ base::Status run(Context& context) {
     report_pulse(context, pulse + ", with signature checks", *one_core, transfers,
                  fmt::format("{}; {}", core.note(), w.pre_note));
   }
-  auto all_cores = time_pulse(w, exec::PulseOptions{&all_cores}, nullptr, context);
-  if (!all_cores) return base::fail(std::move(all_cores).error());
-  report_pulse(context, pulse + ", with signature checks, all cores", *all_cores, transfers,
+  auto on_all_cores = time_pulse(w, exec::PulseOptions{&all_cores}, nullptr, context);
+  if (!on_all_cores) return base::fail(std::move(on_all_cores).error());
+  report_pulse(context, pulse + ", with signature checks, all cores", *on_all_cores, transfers,
                fmt::format("signature checks on {}; {}", cores_note(&all_cores), w.pre_note));
 
   // The verdicts (and, for the `ids given` row, the ids) of an earlier
