@@ -23,13 +23,13 @@ int code(ExitCode exit_code) { return static_cast<int>(exit_code); }
 // C stdio only: this also runs inside catch blocks, where it must not throw.
 void print_error(const char* reason) { std::fprintf(stderr, "sion: error: %s\n", reason); }
 
-// The environment's value, shown in help as seed 000 shows it.
+// The environment's value, shown in help beside the option that reads it.
 std::string env_or_empty(const char* name) {
   const char* value = std::getenv(name);
   return value == nullptr ? std::string{} : std::string(value);
 }
 
-// Options and help texts follow seed 000's `sion bench --help`.
+// Options and help texts as README documents `sion bench --help`.
 void add_bench(CLI::App& app, BenchOptions& options) {
   CLI::App* bench = app.add_subcommand(
       "bench", "Measure the costs that decide how far this design scales, on this machine");

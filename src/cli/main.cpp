@@ -1,5 +1,5 @@
 // `sion`: the validator node, the local devnet, the wallet and the benchmark
-// suite in one binary (docs: DESIGN.md). Everything lives in sion_cli.
+// suite in one binary (docs/architecture.md). Everything lives in sion_cli.
 
 #include "sion/cli/app.hpp"
 

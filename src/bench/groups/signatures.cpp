@@ -206,7 +206,7 @@ base::Status run(Context& context) {
     }
   }
 
-  // Verify units (the Qanum seed's method): cost relative to ML-DSA-44
+  // Verify units (docs/crypto.md, "Verify units"): cost relative to ML-DSA-44
   // verify = 100, measured here; the constants consensus uses are in
   // sion/crypto/verify_units.hpp.
   const double base_seconds = verify_seconds[Scheme::ml_dsa_44];

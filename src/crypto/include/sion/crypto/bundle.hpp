@@ -32,13 +32,13 @@ namespace sion::crypto {
 inline constexpr std::size_t kMaxBundleKeys = 4;
 inline constexpr std::size_t kMaxContextBytes = 255;
 
-// Named combinations (DESIGN.md, principle 1). Numbers are wire values.
+// Named combinations (docs/crypto.md, "Profiles"). Numbers are wire values.
 enum class Profile : std::uint8_t {
   dual = 0,     // ML-DSA-44 + SLH-DSA-SHA2-128f: accounts and validators by default
   cold = 1,     // SLH-DSA-SHA2-128s: keys that sign rarely
   strong = 2,   // ML-DSA-87 + SLH-DSA-SHA2-256s
   hybrid = 3,   // Ed25519 + ML-DSA-44
-  classic = 4,  // Ed25519 + ECDSA-P256 (the Confium seed's pairing)
+  classic = 4,  // Ed25519 + ECDSA-P256, two classical schemes (legacy only)
 };
 inline constexpr Profile kAllProfiles[] = {Profile::dual, Profile::cold, Profile::strong, Profile::hybrid,
                                            Profile::classic};
