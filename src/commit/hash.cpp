@@ -36,27 +36,13 @@ void tagged_hashes(Domain domain, std::span<const base::ByteView> inputs, Hash* 
     total += 1 + inputs[i].size();
   }
   std::vector<std::uint8_t> buffer(total);
+  std::vector<base::ByteView> tagged(inputs.size());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     buffer[offsets[i]] = static_cast<std::uint8_t>(domain);
     if (!inputs[i].empty()) std::memcpy(buffer.data() + offsets[i] + 1, inputs[i].data(), inputs[i].size());
+    tagged[i] = base::ByteView(buffer.data() + offsets[i], 1 + inputs[i].size());
   }
-  std::vector<std::size_t> order(inputs.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return inputs[a].size() != inputs[b].size() ? inputs[a].size() < inputs[b].size() : a < b;
-  });
-  std::vector<const std::uint8_t*> pointers;
-  std::vector<Hash> hashes;
-  for (std::size_t start = 0; start < order.size();) {
-    const std::size_t length = inputs[order[start]].size();
-    std::size_t end = start;
-    pointers.clear();
-    while (end < order.size() && inputs[order[end]].size() == length) pointers.push_back(&buffer[offsets[order[end++]]]);
-    hashes.resize(pointers.size());
-    crypto::sha3_256_many(pointers.data(), length + 1, hashes.data(), pointers.size());
-    for (std::size_t k = start; k < end; ++k) out[order[k]] = hashes[k - start];
-    start = end;
-  }
+  crypto::sha3_256_each(tagged, out);
 }
 
 namespace {

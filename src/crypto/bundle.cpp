@@ -122,8 +122,7 @@ Hash256 bundle_id(const KeyBundle& bundle) {
 }
 
 void bundle_ids(std::span<const KeyBundle* const> bundles, Hash256* out) {
-  // Tag || encoding of every bundle, one buffer; then the runs of equal
-  // length, in order of length, through the lanes.
+  // Tag || encoding of every bundle, then SHA3-256 in lanes.
   std::vector<base::Bytes> inputs(bundles.size());
   for (std::size_t i = 0; i < bundles.size(); ++i) {
     const std::size_t size = kBundleIdTag.size() + codec::encoded_size(*bundles[i]);
@@ -132,23 +131,8 @@ void bundle_ids(std::span<const KeyBundle* const> bundles, Hash256* out) {
     codec::Writer writer(inputs[i]);
     codec::encode_to(writer, *bundles[i]);
   }
-  std::vector<std::size_t> order(bundles.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return inputs[a].size() != inputs[b].size() ? inputs[a].size() < inputs[b].size() : a < b;
-  });
-  std::vector<const std::uint8_t*> run;
-  std::vector<Hash256> hashes;
-  for (std::size_t start = 0; start < order.size();) {
-    const std::size_t length = inputs[order[start]].size();
-    std::size_t end = start;
-    run.clear();
-    while (end < order.size() && inputs[order[end]].size() == length) run.push_back(inputs[order[end++]].data());
-    hashes.resize(run.size());
-    sha3_256_many(run.data(), length, hashes.data(), run.size());
-    for (std::size_t k = start; k < end; ++k) out[order[k]] = hashes[k - start];
-    start = end;
-  }
+  const std::vector<base::ByteView> views(inputs.begin(), inputs.end());
+  sha3_256_each(views, out);
 }
 
 base::Result<base::Bytes> bound_message(const Hash256& id, base::ByteView message, base::ByteView context) {

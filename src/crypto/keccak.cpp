@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <vector>
 
 #include "keccak_x86.hpp"
 #include "sion/base/cpu.hpp"
@@ -546,6 +547,26 @@ void shake256(base::ByteView data, base::MutableByteView out) noexcept {
   h.absorb(data);
   h.finalize();
   h.squeeze(out);
+}
+
+void sha3_256_each(std::span<const base::ByteView> inputs, Hash256* out) {
+  std::vector<std::size_t> order(inputs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return inputs[a].size() != inputs[b].size() ? inputs[a].size() < inputs[b].size() : a < b;
+  });
+  std::vector<const std::uint8_t*> run;
+  std::vector<Hash256> hashes;
+  for (std::size_t start = 0; start < order.size();) {
+    const std::size_t length = inputs[order[start]].size();
+    std::size_t end = start;
+    run.clear();
+    while (end < order.size() && inputs[order[end]].size() == length) run.push_back(inputs[order[end++]].data());
+    hashes.resize(run.size());
+    sha3_256_many(run.data(), length, hashes.data(), run.size());
+    for (std::size_t k = start; k < end; ++k) out[order[k]] = hashes[k - start];
+    start = end;
+  }
 }
 
 }  // namespace sion::crypto

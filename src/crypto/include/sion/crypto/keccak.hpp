@@ -128,6 +128,9 @@ Hash256 sha3_256(base::ByteView data) noexcept;
 // them, and one by one otherwise. Results do not depend on the path taken.
 void sha3_256_many(const std::uint8_t* const* inputs, std::size_t len, Hash256* out,
                    std::size_t count) noexcept;
+// SHA3-256 of each input, of any lengths: out[i] = sha3_256(inputs[i]).
+// Inputs of equal length are hashed together through sha3_256_many.
+void sha3_256_each(std::span<const base::ByteView> inputs, Hash256* out);
 base::ByteArray<64> sha3_512(base::ByteView data) noexcept;
 void shake128(base::ByteView data, base::MutableByteView out) noexcept;
 void shake256(base::ByteView data, base::MutableByteView out) noexcept;
