@@ -14,7 +14,7 @@
 
 #include "sion/base/bytes.hpp"
 #include "sion/base/json.hpp"
-#include "sion/exec/ledger.hpp"
+#include "sion/exec/transaction.hpp"
 
 namespace sion::wallet {
 namespace {

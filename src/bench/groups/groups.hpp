@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "sion/bench/group.hpp"
-#include "sion/exec/ledger.hpp"
+#include "sion/exec/transaction.hpp"
 
 namespace sion::bench::groups {
 

@@ -230,7 +230,9 @@ TEST(Cores, NotesCountTheCoresTheCodeCouldUse) {
   EXPECT_EQ(cores_note(nullptr), "one core");
   EXPECT_GE(usable_cores(), 1u);
   const base::Executor two(2);
-  if (usable_cores() >= 2) EXPECT_EQ(cores_note(&two), "two cores");
+  if (usable_cores() >= 2) {
+    EXPECT_EQ(cores_note(&two), "two cores");
+  }
   const OneCpu cpu;
   ASSERT_TRUE(cpu.pinned());
   EXPECT_EQ(usable_cores(), 1u);

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "sion/base/bytes.hpp"
-#include "sion/exec/ledger.hpp"
+#include "sion/exec/transaction.hpp"
 #include "sion/wallet/key_file.hpp"
 
 using namespace sion;

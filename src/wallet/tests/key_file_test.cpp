@@ -15,7 +15,7 @@
 #include "sion/base/bytes.hpp"
 #include "sion/base/testing/fifo.hpp"
 #include "sion/base/testing/temp_dir.hpp"
-#include "sion/exec/ledger.hpp"
+#include "sion/exec/transaction.hpp"
 
 namespace sion::wallet {
 namespace {
