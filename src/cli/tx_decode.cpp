@@ -130,9 +130,7 @@ base::Result<base::Bytes> read_transaction_input(const std::string& input) {
 }
 
 base::Result<std::string> describe_transaction(base::ByteView bytes) {
-  auto decoded = codec::decode<exec::Transaction>(bytes);
-  if (!decoded) return base::fail(std::move(decoded).error());
-  const exec::Transaction& tx = *decoded;
+  SION_TRY(const exec::Transaction tx, codec::decode<exec::Transaction>(bytes));
   const exec::TxPayload& payload = tx.payload;
   const exec::Id id = exec::tx_id(payload);
 
@@ -161,9 +159,8 @@ base::Result<std::string> describe_transaction(base::ByteView bytes) {
 }
 
 base::Status run_tx_decode(const std::string& input, std::FILE* out) {
-  auto bytes = read_transaction_input(input);
-  if (!bytes) return base::fail(std::move(bytes).error());
-  auto json = describe_transaction(*bytes);
+  SION_TRY(const auto bytes, read_transaction_input(input));
+  auto json = describe_transaction(bytes);
   if (!json) {
     base::Error error = std::move(json).error();
     error.reason = "not a transaction: " + error.reason;

@@ -275,10 +275,7 @@ class TreeBuilder {
     }
     const unsigned partitions = partition_count(options.executor);
     LargeVector<StateChange>& sorted = sorted_changes_of(tree.scratch_);
-    if (auto status = sorted_changes(batch, partitions, options.executor, sort_arrays_of(tree.scratch_), sorted);
-        !status) {
-      return base::fail(std::move(status).error());
-    }
+    SION_TRY_STATUS(sorted_changes(batch, partitions, options.executor, sort_arrays_of(tree.scratch_), sorted));
     if (tree.nodes_.empty()) {
       // From scratch: about 1.44 n internal nodes (random keys) and n leaves.
       tree.nodes_.reserve(sorted.size() * 5 / 2 + 1);
@@ -486,14 +483,13 @@ class TreeLoader {
 
   base::Result<std::uint32_t> load(const ChildRef& ref, unsigned depth, const Hash& path) {
     const NodeKey key{ref.version, static_cast<std::uint16_t>(depth), path};
-    auto read = reader_.read_node(key);
-    if (!read) return base::fail(std::move(read).error());
-    if (!read->has_value()) return corrupt(key, "is missing");
+    SION_TRY(const auto read, reader_.read_node(key));
+    if (!read.has_value()) return corrupt(key, "is missing");
     tree_.version_ = std::max(tree_.version_, ref.version);
     MemNode node;
     node.version = ref.version;
     node.depth = static_cast<std::uint16_t>(depth);
-    if (const auto* leaf = std::get_if<StateLeaf>(&**read)) {
+    if (const auto* leaf = std::get_if<StateLeaf>(&*read)) {
       if (!ref.leaf) return corrupt(key, "is a leaf, its parent says internal");
       if (key_prefix(leaf->key, depth) != path) return corrupt(key, "holds a key off its path");
       node.leaf = true;
@@ -505,7 +501,7 @@ class TreeLoader {
       schedule_.leaf(index, leaf->key);
       return index;
     }
-    const auto& internal = std::get<InternalNode>(**read);
+    const auto& internal = std::get<InternalNode>(*read);
     if (ref.leaf) return corrupt(key, "is internal, its parent says leaf");
     if (depth == kStateKeyBits) return corrupt(key, "is internal at depth 256");
     const auto is_single_leaf = [](const std::optional<ChildRef>& child) { return !child || child->leaf; };
@@ -549,8 +545,7 @@ class TreeLoader {
 base::Result<SparseMerkleTree> SparseMerkleTree::from_entries(std::span<const StateEntry> entries,
                                                              std::uint64_t version, base::Executor* executor) {
   SparseMerkleTree tree;
-  auto update = TreeBuilder::apply_batch(tree, entries, version, UpdateOptions{executor, false});
-  if (!update) return base::fail(std::move(update).error());
+  SION_TRY_STATUS(TreeBuilder::apply_batch(tree, entries, version, UpdateOptions{executor, false}));
   return tree;
 }
 
@@ -558,9 +553,7 @@ base::Result<SparseMerkleTree> SparseMerkleTree::load(const NodeReader& reader, 
   SparseMerkleTree tree;
   if (!root) return tree;
   TreeLoader loader(tree, reader);
-  auto index = loader.load(*root, 0, Hash{});
-  if (!index) return base::fail(std::move(index).error());
-  tree.root_ = *index;
+  SION_TRY(tree.root_, loader.load(*root, 0, Hash{}));
   loader.hash();
   if (tree.root_hash() != root->hash) {
     return base::fail(base::Errc::corrupt_store, "state tree: the stored nodes hash to " + base::to_hex(tree.root_hash()) +
@@ -756,18 +749,17 @@ base::Result<StateProof> prove_stored(const NodeReader& reader, const std::optio
   unsigned depth = 0;
   for (; ref; ++depth) {
     const NodeKey node_key{ref->version, static_cast<std::uint16_t>(depth), key_prefix(key, depth)};
-    auto read = reader.read_node(node_key);
-    if (!read) return base::fail(std::move(read).error());
-    if (!read->has_value()) {
+    SION_TRY(const auto read, reader.read_node(node_key));
+    if (!read.has_value()) {
       return base::fail(base::Errc::corrupt_store, "state tree: node (version " + std::to_string(ref->version) +
                                                        ", depth " + std::to_string(depth) + ") is missing");
     }
-    if (const auto* leaf = std::get_if<StateLeaf>(&**read)) {
+    if (const auto* leaf = std::get_if<StateLeaf>(&*read)) {
       proof.leaf = *leaf;
       break;
     }
     if (depth == kStateKeyBits) return base::fail(base::Errc::corrupt_store, "state tree: internal node at depth 256");
-    const auto& internal = std::get<InternalNode>(**read);
+    const auto& internal = std::get<InternalNode>(*read);
     const bool right = key_bit(key, depth);
     const auto& sibling = right ? internal.left : internal.right;
     if (sibling) {

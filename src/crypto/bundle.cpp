@@ -191,13 +191,11 @@ base::Result<SigningBundle> SigningBundle::generate(Profile profile) {
 
 base::Result<SignatureBundle> SigningBundle::sign(base::ByteView message, base::ByteView context,
                                                   Hedging hedging) const {
-  auto bound = bound_message(id_, message, context);
-  if (!bound) return base::fail(std::move(bound).error());
+  SION_TRY(const auto bound, bound_message(id_, message, context));
   SignatureBundle out;
   for (const auto& key : keys_) {
-    auto sig = key.sign(*bound, hedging);
-    if (!sig) return base::fail(std::move(sig).error());
-    out.parts.emplace_back(std::move(sig).value());
+    SION_TRY(auto sig, key.sign(bound, hedging));
+    out.parts.emplace_back(std::move(sig));
   }
   return out;
 }

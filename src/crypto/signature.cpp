@@ -199,9 +199,8 @@ base::Result<base::Bytes> SigningKey::sign(base::ByteView message, Hedging hedgi
   const bool hedged = hedging == Hedging::hedged;
   if (const auto* sk = std::get_if<mldsa::SecretKey>(&secret_)) {
     if (!hedged) return mldsa::sign_deterministic(*sk, message, {});
-    auto rnd = base::random_array<mldsa::kRndBytes>();
-    if (!rnd) return base::fail(std::move(rnd).error());
-    return mldsa::sign(*sk, message, {}, *rnd);
+    SION_TRY(const auto rnd, base::random_array<mldsa::kRndBytes>());
+    return mldsa::sign(*sk, message, {}, rnd);
   }
   if (const auto* sk = std::get_if<slhdsa::SecretKey>(&secret_)) {
     if (!hedged) return slhdsa::sign_deterministic(*sk, message, {});

@@ -66,7 +66,7 @@ base::Status check_commitment(const DataCommitment& commitment) {
 
 base::Result<base::Bytes> published_data(const ExtendedSquare& square, const DataCommitment& commitment) {
   const auto invalid = base::Errc::invalid_value;
-  if (auto ok = check_commitment(commitment); !ok) return base::fail(std::move(ok).error());
+  SION_TRY_STATUS(check_commitment(commitment));
   const std::uint32_t k = square.original_width();
   if (k != commitment.original_width) {
     return base::fail(invalid, "the commitment is for a " + std::to_string(commitment.original_width) +

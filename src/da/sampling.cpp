@@ -73,7 +73,7 @@ base::Status verify_share(const ShareProof& proof, const DataCommitment& commitm
 
 base::Result<std::vector<Coordinate>> sample_coordinates(std::uint32_t k, std::uint32_t count,
                                                          const base::ByteArray<32>& seed) {
-  if (auto ok = check_original_width(k); !ok) return base::fail(std::move(ok).error());
+  SION_TRY_STATUS(check_original_width(k));
   const std::uint32_t width = 2 * k;
   const std::uint64_t shares = std::uint64_t{width} * width;
   if (count > shares) {
@@ -109,9 +109,8 @@ base::Status sample_availability(const DataCommitment& commitment, std::uint32_t
                                  const base::ByteArray<32>& seed, const ShareFetcher& fetch) {
   if (auto ok = check_commitment(commitment); !ok) return ok;
   if (samples == 0) return base::fail(base::Errc::invalid_argument, "sampling needs at least one sample");
-  auto coordinates = sample_coordinates(commitment.original_width, samples, seed);
-  if (!coordinates) return base::fail(std::move(coordinates).error());
-  for (const Coordinate& c : *coordinates) {
+  SION_TRY(const auto coordinates, sample_coordinates(commitment.original_width, samples, seed));
+  for (const Coordinate& c : coordinates) {
     auto proof = fetch(c.row, c.column);
     if (!proof) {
       return base::fail(base::Errc::not_found, where(c.row, c.column) + " was not served: " + proof.error().reason);
@@ -126,9 +125,8 @@ base::Status sample_availability(const DataCommitment& commitment, std::uint32_t
 }
 
 base::Status sample_availability(const DataCommitment& commitment, std::uint32_t samples, const ShareFetcher& fetch) {
-  auto seed = base::random_array<32>();
-  if (!seed) return base::fail(std::move(seed).error());
-  return sample_availability(commitment, samples, *seed, fetch);
+  SION_TRY(const auto seed, base::random_array<32>());
+  return sample_availability(commitment, samples, seed, fetch);
 }
 
 }  // namespace sion::da

@@ -134,14 +134,13 @@ ExtendedSquare ExtendedSquare::laid_out(std::uint32_t k, base::ByteView data, ba
 
 base::Result<ExtendedSquare> ExtendedSquare::from_data(base::ByteView data, base::Executor* executor,
                                                        SquarePool* pool) {
-  auto k = original_width_for(data.size());
-  if (!k) return base::fail(std::move(k).error());
-  return laid_out(*k, data, executor, pool);
+  SION_TRY(const auto k, original_width_for(data.size()));
+  return laid_out(k, data, executor, pool);
 }
 
 base::Result<ExtendedSquare> ExtendedSquare::from_original(std::uint32_t k, base::ByteView shares,
                                                            base::Executor* executor, SquarePool* pool) {
-  if (auto ok = check_original_width(k); !ok) return base::fail(std::move(ok).error());
+  SION_TRY_STATUS(check_original_width(k));
   const std::size_t expected = std::size_t{k} * k * kShareBytes;
   if (shares.size() != expected) {
     return base::fail(base::Errc::invalid_argument, "the original shares of a " + std::to_string(k) + "x" +
@@ -153,7 +152,7 @@ base::Result<ExtendedSquare> ExtendedSquare::from_original(std::uint32_t k, base
 }
 
 base::Result<ExtendedSquare> ExtendedSquare::empty(std::uint32_t k, SquarePool* pool) {
-  if (auto ok = check_original_width(k); !ok) return base::fail(std::move(ok).error());
+  SION_TRY_STATUS(check_original_width(k));
   ExtendedSquare square(k, pool);
   std::memset(square.shares_.data(), 0, square.shares_.size());
   std::fill(square.present_.begin(), square.present_.end(), 0);

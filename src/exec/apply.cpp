@@ -44,10 +44,9 @@ base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, c
                                                base::as_bytes(kTxSignatureContext), tx.auth);
                 },
         };
-        auto authorization = ledger::authorize(state, request, params, usage);
-        if (!authorization) return base::fail(std::move(authorization).error());
-        if (authorization->status != TxStatus::success) return Receipt{precheck.tx_id, authorization->status, 0, 0};
-        return apply_body(state, body, authorization->authorized, precheck.coin_ids);
+        SION_TRY(const auto authorization, ledger::authorize(state, request, params, usage));
+        if (authorization.status != TxStatus::success) return Receipt{precheck.tx_id, authorization.status, 0, 0};
+        return apply_body(state, body, authorization.authorized, precheck.coin_ids);
       },
       payload.body);
 }

@@ -19,9 +19,8 @@ base::Bytes pulse_data(std::span<const Transaction> transactions) {
 }
 
 base::Result<std::vector<TxPayload>> decode_pulse_data(base::ByteView data) {
-  auto payloads = codec::decode<PulseData>(data);
-  if (!payloads) return base::fail(std::move(payloads).error());
-  return std::vector<TxPayload>(std::move(*payloads));
+  SION_TRY(auto payloads, codec::decode<PulseData>(data));
+  return std::vector<TxPayload>(std::move(payloads));
 }
 
 base::Result<PublishedPulse> publish_pulse(std::span<const Transaction> transactions, base::Executor* executor,
@@ -32,11 +31,10 @@ base::Result<PublishedPulse> publish_pulse(std::span<const Transaction> transact
                                                         " bytes; one square holds at most " +
                                                         std::to_string(da::kMaxDataBytes));
   }
-  auto square = da::ExtendedSquare::from_data(data, executor, pool);
-  if (!square) return base::fail(std::move(square).error());
-  da::SquareCommitment trees = da::SquareCommitment::compute(*square, executor);
-  const da::DataCommitment commitment{square->original_width(), data.size(), trees.data_root()};
-  return PublishedPulse{std::move(*square), std::move(trees), commitment};
+  SION_TRY(auto square, da::ExtendedSquare::from_data(data, executor, pool));
+  da::SquareCommitment trees = da::SquareCommitment::compute(square, executor);
+  const da::DataCommitment commitment{square.original_width(), data.size(), trees.data_root()};
+  return PublishedPulse{std::move(square), std::move(trees), commitment};
 }
 
 }  // namespace sion::exec

@@ -94,23 +94,21 @@ base::Result<const std::vector<TxPrecheck>*> given_or_fresh_prechecks(std::span<
 
 base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const Transaction> transactions,
                                          const ChainParams& params, const PulseOptions& options) {
-  if (auto status = check_encodable(transactions); !status) return base::fail(std::move(status).error());
+  SION_TRY_STATUS(check_encodable(transactions));
   std::vector<TxPrecheck> fresh;
-  auto prechecks = given_or_fresh_prechecks(transactions, params, options, "execute_pulse", fresh);
-  if (!prechecks) return base::fail(std::move(prechecks).error());
+  SION_TRY(const auto prechecks, given_or_fresh_prechecks(transactions, params, options, "execute_pulse", fresh));
 
   PulseOutcome outcome;
   outcome.receipts.reserve(transactions.size());
   Overlay state(pre);
   for (std::size_t i = 0; i < transactions.size(); ++i) {
-    auto receipt = apply_transaction(state, transactions[i], (**prechecks)[i], params, outcome.usage);
-    if (!receipt) return base::fail(std::move(receipt).error());
+    SION_TRY(const auto receipt, apply_transaction(state, transactions[i], (*prechecks)[i], params, outcome.usage));
     // Fees come out of coins, whose total is the genesis supply (at most
     // 2^64 - 1, docs/ledger.md "Value"), so this sum cannot overflow.
-    const auto fees = base::checked_add(outcome.fees, receipt->fee_paid);
+    const auto fees = base::checked_add(outcome.fees, receipt.fee_paid);
     if (!fees) return base::fail(base::Errc::internal, "the Pulse's fees pass 2^64 - 1");
     outcome.fees = *fees;
-    outcome.receipts.push_back(*receipt);
+    outcome.receipts.push_back(receipt);
   }
   outcome.writes = state.write_set();
   outcome.receipts_root = receipts_root(outcome.receipts);
@@ -118,7 +116,7 @@ base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const T
 }
 
 base::Result<commit::Hash> commit_pulse(state::ObjectStore& store, const PulseOutcome& outcome) {
-  if (auto version = store.apply(outcome.writes); !version) return base::fail(std::move(version).error());
+  SION_TRY_STATUS(store.apply(outcome.writes));
   return store.root();
 }
 

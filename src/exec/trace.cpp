@@ -167,9 +167,7 @@ base::Status close_chunk(MemoryState& working, const Overlay& chunk_state, const
   }
   chunk.witness = make_witness(working, ids, sibling_side);
   if (!deleted.empty() && !carries(chunk.witness, changes)) chunk.witness = make_witness(working, ids, both);
-  auto root = working.apply(writes);
-  if (!root) return base::fail(std::move(root).error());
-  chunk.post_root = *root;
+  SION_TRY(chunk.post_root, working.apply(writes));
   return {};
 }
 
@@ -198,7 +196,7 @@ base::Result<TracedPulse> trace_pulse(const MemoryState& pre, std::span<const Tr
                                                         " bytes; at most " +
                                                         std::to_string(kMaxTracedChunkBytes / 2));
   }
-  if (auto status = check_encodable(transactions); !status) return base::fail(std::move(status).error());
+  SION_TRY_STATUS(check_encodable(transactions));
   if (transactions.size() > std::size_t{UINT32_MAX}) {
     return base::fail(base::Errc::invalid_argument, "trace_pulse: more than 2^32 - 1 transactions");
   }
@@ -207,9 +205,8 @@ base::Result<TracedPulse> trace_pulse(const MemoryState& pre, std::span<const Tr
   pulse_options.cache = options.cache;
   pulse_options.prechecked = options.prechecked;
   std::vector<TxPrecheck> computed;
-  auto checked = given_or_fresh_prechecks(transactions, params, pulse_options, "trace_pulse", computed);
-  if (!checked) return base::fail(std::move(checked).error());
-  const std::vector<TxPrecheck>& prechecks = **checked;
+  SION_TRY(const auto checked, given_or_fresh_prechecks(transactions, params, pulse_options, "trace_pulse", computed));
+  const std::vector<TxPrecheck>& prechecks = *checked;
 
   TracedPulse traced;
   PulseOutcome& outcome = traced.outcome;
@@ -240,8 +237,7 @@ base::Result<TracedPulse> trace_pulse(const MemoryState& pre, std::span<const Tr
       Overlay tx_state(chunk_view);
       PulseUsage usage = outcome.usage;
       recorder.reads().clear();
-      auto receipt = apply_transaction(tx_state, transactions[next], prechecks[next], params, usage);
-      if (!receipt) return base::fail(std::move(receipt).error());
+      SION_TRY(const auto receipt, apply_transaction(tx_state, transactions[next], prechecks[next], params, usage));
       const auto writes = tx_state.write_set();
 
       std::vector<Id> fresh;
@@ -269,16 +265,14 @@ base::Result<TracedPulse> trace_pulse(const MemoryState& pre, std::span<const Tr
       fold(chunk_state, writes);
       outcome.usage = usage;
       // Fees come out of coins (docs/ledger.md, "Value"): no overflow.
-      const auto fees = base::checked_add(outcome.fees, receipt->fee_paid);
+      const auto fees = base::checked_add(outcome.fees, receipt.fee_paid);
       if (!fees) return base::fail(base::Errc::internal, "the Pulse's fees pass 2^64 - 1");
       outcome.fees = *fees;
-      outcome.receipts.push_back(*receipt);
+      outcome.receipts.push_back(receipt);
       ++next;
     }
     chunk.tx_count = static_cast<std::uint32_t>(next - chunk.first_tx);
-    if (auto closed = close_chunk(working, chunk_state, reads, touched, chunk); !closed) {
-      return base::fail(std::move(closed).error());
-    }
+    SION_TRY_STATUS(close_chunk(working, chunk_state, reads, touched, chunk));
     // The estimate bounds the witness; a single transaction's is far below
     // the cap, so a replayer never refuses a chunk the tracer made.
     if (codec::encoded_size(chunk) > kMaxTracedChunkBytes) {
@@ -355,23 +349,21 @@ base::Result<ReplayPoint> replay_chunk(const ReplayPoint& from, const TracedChun
   // keys (the deleted ids' neighbours) against pre_root, and objects that
   // hash to what the proof shows.
   const ChunkWitness& witness = chunk.witness;
-  auto keys = witness_keys(witness);
-  if (!keys) return base::fail(std::move(keys).error());
-  auto tree = commit::PartialStateTree::from_multiproof(witness.pre_root, *keys, witness.proof);
+  SION_TRY(const auto keys, witness_keys(witness));
+  auto tree = commit::PartialStateTree::from_multiproof(witness.pre_root, keys, witness.proof);
   if (!tree) {
     return base::fail(base::Errc::invalid_value, "chunk witness: the proof does not verify against pre_root " +
                                                      hex(witness.pre_root) + ": " + tree.error().reason);
   }
   for (const auto& object : witness.objects) {
-    const auto proven = tree->get(object.id);
-    if (!proven) return base::fail(std::move(proven).error());
+    SION_TRY(const auto proven, tree->get(object.id));
     const std::optional<commit::Hash> held =
         object.object ? std::optional{state::object_hash(*object.object)} : std::nullopt;
-    if (*proven != held) {
+    if (proven != held) {
       return base::fail(base::Errc::invalid_value,
                         "chunk witness: object " + hex(object.id) + " does not match the proof (the witness holds " +
                             (held ? "an object" : "nothing") + ", the proof " +
-                            (*proven ? "an object with another hash" : "shows it absent") + ")");
+                            (proven ? "an object with another hash" : "shows it absent") + ")");
     }
   }
 
@@ -383,8 +375,7 @@ base::Result<ReplayPoint> replay_chunk(const ReplayPoint& from, const TracedChun
   for (std::size_t i = 0; i < chunk_txs.size(); ++i) {
     view.set_tx(chunk.first_tx + i);
     const std::optional<bool> verdict = check_signatures ? std::nullopt : std::optional<bool>{true};
-    auto receipt = apply_transaction(state, chunk_txs[i], verdict, params, usage);
-    if (!receipt) return base::fail(std::move(receipt).error());
+    SION_TRY_STATUS(apply_transaction(state, chunk_txs[i], verdict, params, usage));
   }
 
   auto root = tree->apply(state::state_changes(state.write_set()));

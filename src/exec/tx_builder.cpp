@@ -12,9 +12,8 @@ base::Result<Transaction> sign_transaction(const crypto::SigningBundle& signer, 
                                            crypto::Hedging hedging) {
   auto encoded = codec::encode_checked(payload);
   if (!encoded) return base::fail(base::Errc::invalid_argument, encoded.error().reason);
-  auto auth = signer.sign(*encoded, base::as_bytes(kTxSignatureContext), hedging);
-  if (!auth) return base::fail(std::move(auth).error());
-  return Transaction{std::move(payload), signer.public_bundle(), std::move(*auth)};
+  SION_TRY(auto auth, signer.sign(*encoded, base::as_bytes(kTxSignatureContext), hedging));
+  return Transaction{std::move(payload), signer.public_bundle(), std::move(auth)};
 }
 
 base::Result<Transaction> make_transfer(const crypto::SigningBundle& signer, const ChainParams& params,

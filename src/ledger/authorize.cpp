@@ -16,23 +16,21 @@ base::Result<Authorization> authorize(Overlay& state, const AuthRequest& request
   // no state access.
   if (!request.keys_id) return reject(TxStatus::wrong_keys);
   const Id& keys_id = *request.keys_id;
-  auto stored = state.find(request.sender);
-  if (!stored) return base::fail(std::move(stored).error());
+  SION_TRY(const auto stored, state.find(request.sender));
   Account account;
   std::uint64_t version = 1;
   // Another kind of object at the sender's id: the sender's mistake, unless
   // these keys hash to that id (only a corrupt store puts a non-account
   // there; account_from says so).
-  if (*stored != nullptr && (*stored)->type != static_cast<std::uint32_t>(ObjectType::account) &&
+  if (stored != nullptr && stored->type != static_cast<std::uint32_t>(ObjectType::account) &&
       account_id_from_keys_id(keys_id) != request.sender) {
     return reject(TxStatus::wrong_keys);
   }
-  if (*stored != nullptr) {
-    auto existing = account_from(**stored);
-    if (!existing) return base::fail(std::move(existing).error());
-    if (existing->keys_id != keys_id) return reject(TxStatus::wrong_keys);
-    account = *existing;
-    version = (*stored)->version + 1;
+  if (stored != nullptr) {
+    SION_TRY(const auto existing, account_from(*stored));
+    if (existing.keys_id != keys_id) return reject(TxStatus::wrong_keys);
+    account = existing;
+    version = stored->version + 1;
   } else {
     if (account_id_from_keys_id(keys_id) != request.sender) return reject(TxStatus::wrong_keys);
     account.keys_id = keys_id;
@@ -55,9 +53,8 @@ base::Result<Authorization> authorize(Overlay& state, const AuthRequest& request
 
   // 7. The fee coin.
   if (!request.fee_coin_id) return reject(TxStatus::fee_unpayable);
-  auto fee_coin = read_coin(state, *request.fee_coin_id);
-  if (!fee_coin) return base::fail(std::move(fee_coin).error());
-  if (!*fee_coin || (*fee_coin)->owner != request.sender || (*fee_coin)->amount < request.fee) {
+  SION_TRY(const auto fee_coin, read_coin(state, *request.fee_coin_id));
+  if (!fee_coin || fee_coin->owner != request.sender || fee_coin->amount < request.fee) {
     return reject(TxStatus::fee_unpayable);
   }
 
@@ -65,7 +62,7 @@ base::Result<Authorization> authorize(Overlay& state, const AuthRequest& request
   account.nonce += 1;
   state.put(request.sender, to_object(account, version));
   return Authorization{TxStatus::success,
-                       Authorized{request.tx_id, request.sender, request.fee, *request.fee_coin_id, **fee_coin}};
+                       Authorized{request.tx_id, request.sender, request.fee, *request.fee_coin_id, *fee_coin}};
 }
 
 Receipt fail_transaction(Overlay& state, const Authorized& tx, TxStatus status, const Id& rest_id) {

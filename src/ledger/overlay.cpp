@@ -7,18 +7,16 @@ namespace sion::ledger {
 base::Result<const state::Object*> Overlay::find(const Id& id) const {
   auto it = entries_.find(id);
   if (it == entries_.end()) {
-    auto object = pre_.get(id);
-    if (!object) return base::fail(std::move(object).error());
-    const bool held = object->has_value();
-    it = entries_.emplace(id, Entry{std::move(*object), held, false}).first;
+    SION_TRY(auto object, pre_.get(id));
+    const bool held = object.has_value();
+    it = entries_.emplace(id, Entry{std::move(object), held, false}).first;
   }
   return it->second.object ? &*it->second.object : nullptr;
 }
 
 base::Result<std::optional<state::Object>> Overlay::get(const Id& id) const {
-  auto object = find(id);
-  if (!object) return base::fail(std::move(object).error());
-  return *object != nullptr ? std::optional<state::Object>{**object} : std::nullopt;
+  SION_TRY(const auto object, find(id));
+  return object != nullptr ? std::optional<state::Object>{*object} : std::nullopt;
 }
 
 // Execution reads every id before it overwrites or deletes it, except the
@@ -46,14 +44,12 @@ std::vector<state::ObjectWrite> Overlay::write_set() const {
 }
 
 base::Result<std::optional<Coin>> read_coin(const Overlay& state, const Id& id) {
-  auto object = state.find(id);
-  if (!object) return base::fail(std::move(object).error());
-  if (*object == nullptr || (*object)->type != static_cast<std::uint32_t>(ObjectType::coin)) {
+  SION_TRY(const auto object, state.find(id));
+  if (object == nullptr || object->type != static_cast<std::uint32_t>(ObjectType::coin)) {
     return std::optional<Coin>{};
   }
-  auto coin = coin_from(**object);
-  if (!coin) return base::fail(std::move(coin).error());
-  return std::optional<Coin>{*coin};
+  SION_TRY(const auto coin, coin_from(*object));
+  return std::optional<Coin>{coin};
 }
 
 }  // namespace sion::ledger

@@ -7,7 +7,7 @@ namespace sion::ledger {
 
 base::Result<MemoryState> MemoryState::from_writes(std::span<const state::ObjectWrite> writes) {
   MemoryState state;
-  if (auto root = state.apply(writes); !root) return base::fail(std::move(root).error());
+  SION_TRY_STATUS(state.apply(writes));
   return state;
 }
 
@@ -28,7 +28,7 @@ base::Result<commit::Hash> MemoryState::apply(std::span<const state::ObjectWrite
   }
   const std::vector<commit::StateChange> changes = state::state_changes(writes);
   // One tree version per apply; the tree rejects duplicate ids.
-  if (auto update = tree_.update(changes, tree_.version() + 1); !update) return base::fail(std::move(update).error());
+  SION_TRY_STATUS(tree_.update(changes, tree_.version() + 1));
   for (const auto& write : writes) {
     if (write.object) {
       objects_.insert_or_assign(write.id, *write.object);

@@ -25,10 +25,9 @@ base::Result<BodyCheck> check_transfer(const Overlay& state, const Transfer& tra
   std::vector<Coin> coins;
   coins.reserve(transfer.inputs.size());
   for (const Id& input : transfer.inputs) {
-    auto coin = read_coin(state, input);
-    if (!coin) return base::fail(std::move(coin).error());
-    if (!*coin) return BodyCheck{TxStatus::unknown_coin};
-    coins.push_back(**coin);
+    SION_TRY(const auto coin, read_coin(state, input));
+    if (!coin) return BodyCheck{TxStatus::unknown_coin};
+    coins.push_back(*coin);
   }
   for (const Coin& coin : coins) {
     if (coin.owner != tx.sender) return BodyCheck{TxStatus::not_owner};
@@ -58,16 +57,15 @@ std::uint32_t max_created_objects(const Transfer& transfer) noexcept {
 
 base::Result<Receipt> apply_body(Overlay& state, const Transfer& transfer, const Authorized& tx,
                                  std::span<const Id> new_ids) {
-  auto body = check_transfer(state, transfer, tx);
-  if (!body) return base::fail(std::move(body).error());
-  if (body->status != TxStatus::success) return fail_transaction(state, tx, body->status, new_ids[0]);
+  SION_TRY(const auto body, check_transfer(state, transfer, tx));
+  if (body.status != TxStatus::success) return fail_transaction(state, tx, body.status, new_ids[0]);
 
   for (const Id& input : transfer.inputs) state.erase(input);
   std::uint32_t created = 0;
   for (const Output& output : transfer.outputs) {
     state.put(new_ids[created++], to_object(Coin{output.owner, output.amount}, 1));
   }
-  if (body->change > 0) state.put(new_ids[created++], to_object(Coin{tx.sender, body->change}, 1));
+  if (body.change > 0) state.put(new_ids[created++], to_object(Coin{tx.sender, body.change}, 1));
   return Receipt{tx.tx_id, TxStatus::success, tx.fee, created};
 }
 

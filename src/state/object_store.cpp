@@ -60,21 +60,19 @@ base::Failure corrupt(std::string reason) {
 }
 
 base::Result<std::uint64_t> read_meta(const KvStore& kv, std::string_view name) {
-  auto bytes = kv.get(Column::meta, base::as_bytes(name));
-  if (!bytes) return base::fail(std::move(bytes).error());
-  if (!bytes->has_value()) return corrupt("meta '" + std::string(name) + "' is missing");
-  if ((*bytes)->size() != 8) return corrupt("meta '" + std::string(name) + "' is not 8 bytes");
-  return base::load_be<std::uint64_t>((*bytes)->data());
+  SION_TRY(const auto bytes, kv.get(Column::meta, base::as_bytes(name)));
+  if (!bytes.has_value()) return corrupt("meta '" + std::string(name) + "' is missing");
+  if (bytes->size() != 8) return corrupt("meta '" + std::string(name) + "' is not 8 bytes");
+  return base::load_be<std::uint64_t>(bytes->data());
 }
 
 class StoredNodes final : public commit::NodeReader {
  public:
   explicit StoredNodes(const KvStore& kv) : kv_(kv) {}
   base::Result<std::optional<Node>> read_node(const NodeKey& key) const override {
-    auto bytes = kv_.get(Column::nodes, node_key_bytes(key));
-    if (!bytes) return base::fail(std::move(bytes).error());
-    if (!bytes->has_value()) return std::optional<Node>{};
-    auto node = codec::decode<Node>(**bytes);
+    SION_TRY(const auto bytes, kv_.get(Column::nodes, node_key_bytes(key)));
+    if (!bytes.has_value()) return std::optional<Node>{};
+    auto node = codec::decode<Node>(*bytes);
     if (!node) {
       return corrupt("tree node at depth " + std::to_string(key.depth) + ", version " +
                      std::to_string(key.version) + " does not decode: " + node.error().reason);
@@ -142,10 +140,9 @@ struct ObjectStore::Impl {
                         "version " + std::to_string(version) + " is not retained (retained: " +
                             std::to_string(oldest) + " to " + std::to_string(latest) + ")");
     }
-    auto bytes = kv->get(Column::roots, version_key(version));
-    if (!bytes) return base::fail(std::move(bytes).error());
-    if (!bytes->has_value()) return corrupt("the root of version " + std::to_string(version) + " is missing");
-    auto root = codec::decode<std::optional<ChildRef>>(**bytes);
+    SION_TRY(const auto bytes, kv->get(Column::roots, version_key(version)));
+    if (!bytes.has_value()) return corrupt("the root of version " + std::to_string(version) + " is missing");
+    auto root = codec::decode<std::optional<ChildRef>>(*bytes);
     if (!root) {
       return corrupt("the root of version " + std::to_string(version) +
                      " does not decode: " + root.error().reason);
@@ -155,14 +152,13 @@ struct ObjectStore::Impl {
 
   // The object stored under id, checked against the tree's value hash.
   base::Result<std::optional<Object>> read_object(const ObjectId& id) const {
-    auto bytes = kv->get(Column::objects, id);
-    if (!bytes) return base::fail(std::move(bytes).error());
+    SION_TRY(const auto bytes, kv->get(Column::objects, id));
     const std::optional<Hash> expected = tree.get(id);
-    if (!bytes->has_value()) {
+    if (!bytes.has_value()) {
       if (expected) return corrupt("object " + hex_id(id) + " is in the state tree but not on disk");
       return std::optional<Object>{};
     }
-    auto object = codec::decode<Object>(**bytes);
+    auto object = codec::decode<Object>(*bytes);
     if (!object) return corrupt("object " + hex_id(id) + " does not decode: " + object.error().reason);
     if (!expected) return corrupt("object " + hex_id(id) + " is on disk but not in the state tree");
     if (object_hash(*object) != *expected) {
@@ -182,16 +178,14 @@ base::Result<std::unique_ptr<ObjectStore>> ObjectStore::open(const std::string& 
   }
   KvOptions kv_options;
   kv_options.sync_writes = options.sync_writes;
-  auto kv = KvStore::open(directory, kv_options);
-  if (!kv) return base::fail(std::move(kv).error());
+  SION_TRY(auto kv, KvStore::open(directory, kv_options));
 
   auto impl = std::make_unique<Impl>();
-  impl->kv = std::move(*kv);
+  impl->kv = std::move(kv);
   impl->options = options;
 
-  auto latest_bytes = impl->kv->get(Column::meta, base::as_bytes(kLatestKey));
-  if (!latest_bytes) return base::fail(std::move(latest_bytes).error());
-  if (!latest_bytes->has_value()) {
+  SION_TRY(const auto latest_bytes, impl->kv->get(Column::meta, base::as_bytes(kLatestKey)));
+  if (!latest_bytes.has_value()) {
     // A new store: version 0 is the empty tree.
     KvBatch batch;
     batch.put(Column::roots, version_key(0), codec::encode(std::optional<ChildRef>{}));
@@ -201,19 +195,14 @@ base::Result<std::unique_ptr<ObjectStore>> ObjectStore::open(const std::string& 
     return std::unique_ptr<ObjectStore>(new ObjectStore(std::move(impl)));
   }
 
-  auto latest = read_meta(*impl->kv, kLatestKey);
-  if (!latest) return base::fail(std::move(latest).error());
-  auto oldest = read_meta(*impl->kv, kOldestKey);
-  if (!oldest) return base::fail(std::move(oldest).error());
-  if (*oldest > *latest) return corrupt("meta: oldest version exceeds latest");
-  impl->latest = *latest;
-  impl->oldest = *oldest;
+  SION_TRY(const auto latest, read_meta(*impl->kv, kLatestKey));
+  SION_TRY(const auto oldest, read_meta(*impl->kv, kOldestKey));
+  if (oldest > latest) return corrupt("meta: oldest version exceeds latest");
+  impl->latest = latest;
+  impl->oldest = oldest;
 
-  auto root = impl->stored_root(impl->latest);
-  if (!root) return base::fail(std::move(root).error());
-  auto tree = commit::SparseMerkleTree::load(StoredNodes(*impl->kv), *root);
-  if (!tree) return base::fail(std::move(tree).error());
-  impl->tree = std::move(*tree);
+  SION_TRY(const auto root, impl->stored_root(impl->latest));
+  SION_TRY(impl->tree, commit::SparseMerkleTree::load(StoredNodes(*impl->kv), root));
   return std::unique_ptr<ObjectStore>(new ObjectStore(std::move(impl)));
 }
 
@@ -246,12 +235,11 @@ base::Result<std::optional<Object>> ObjectStore::get(const ObjectId& id) const {
 base::Result<ProvenObject> ObjectStore::get_with_proof(const ObjectId& id) const {
   std::shared_lock lock(impl_->mutex);
   SION_TRY_STATUS(impl_->check_usable());
-  auto object = impl_->read_object(id);
-  if (!object) return base::fail(std::move(object).error());
+  SION_TRY(auto object, impl_->read_object(id));
   ProvenObject proven;
   proven.store_version = impl_->latest;
   proven.root = impl_->tree.root_hash();
-  proven.object = std::move(*object);
+  proven.object = std::move(object);
   proven.proof = impl_->tree.prove(id);
   return proven;
 }
@@ -283,16 +271,16 @@ base::Result<std::uint64_t> ObjectStore::apply(std::span<const ObjectWrite> writ
   commit::UpdateOptions update_options;
   update_options.executor = impl_->options.executor;
   update_options.collect = true;
-  auto update = impl_->tree.update(changes, version, update_options);
-  if (!update) return base::fail(std::move(update).error());  // duplicate ids; the tree is unchanged
+  // Fails on duplicate ids; the tree is then unchanged.
+  SION_TRY(const auto update, impl_->tree.update(changes, version, update_options));
 
-  for (const auto& [key, node] : update->new_nodes) {
+  for (const auto& [key, node] : update.new_nodes) {
     batch.put(Column::nodes, node_key_bytes(key), codec::encode(node));
   }
-  for (const NodeKey& key : update->stale_nodes) {
+  for (const NodeKey& key : update.stale_nodes) {
     batch.put(Column::stale, stale_key_bytes(version, key), {});
   }
-  batch.put(Column::roots, version_key(version), codec::encode(update->root));
+  batch.put(Column::roots, version_key(version), codec::encode(update.root));
 
   // Prune in the same batch: versions below the window lose their roots,
   // and nodes made stale at or before the new oldest version are needed by
@@ -329,16 +317,14 @@ base::Result<std::uint64_t> ObjectStore::apply(std::span<const ObjectWrite> writ
 
 base::Result<commit::Hash> ObjectStore::root_at(std::uint64_t version) const {
   std::shared_lock lock(impl_->mutex);
-  auto root = impl_->stored_root(version);
-  if (!root) return base::fail(std::move(root).error());
-  return root->has_value() ? (*root)->hash : commit::Hash{};
+  SION_TRY(const auto root, impl_->stored_root(version));
+  return root.has_value() ? root->hash : commit::Hash{};
 }
 
 base::Result<commit::StateProof> ObjectStore::prove_at(const ObjectId& id, std::uint64_t version) const {
   std::shared_lock lock(impl_->mutex);
-  auto root = impl_->stored_root(version);
-  if (!root) return base::fail(std::move(root).error());
-  return commit::prove_stored(StoredNodes(*impl_->kv), *root, id);
+  SION_TRY(const auto root, impl_->stored_root(version));
+  return commit::prove_stored(StoredNodes(*impl_->kv), root, id);
 }
 
 base::Status ObjectStore::for_each(const Visitor& visit) const {

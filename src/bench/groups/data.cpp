@@ -133,27 +133,25 @@ base::Status report_size(Context& context, Machine& machine, std::size_t kib, do
                          std::optional<ExtendedSquare>& square, std::optional<SquareCommitment>& commitment) {
   const MeasureOptions options = context.measure_options();
   const base::Bytes data = random_data(kib * kKiB, kib);
-  auto extended = ExtendedSquare::from_data(data);
-  if (!extended) return base::fail(std::move(extended).error());
-  const std::uint32_t k = extended->original_width();
-  const SquareCommitment committed = SquareCommitment::compute(*extended);
+  SION_TRY(auto extended, ExtendedSquare::from_data(data));
+  const std::uint32_t k = extended.original_width();
+  const SquareCommitment committed = SquareCommitment::compute(extended);
 
   for (const unsigned threads : {1u, 2u}) {
     if (threads == 2 && kib < 2048) break;
-    auto extend = time_extend(machine, data, threads, kib, options);
-    if (!extend) return base::fail(std::move(extend).error());
+    SION_TRY(const auto extend, time_extend(machine, data, threads, kib, options));
     const base::Executor* executor = machine.executor(threads);
     std::string note = square_note(k, executor);
     if (k == 64) {
       note += fmt::format("; 192 line encodes at this run's rate: {:.2f} ms",
                           192 * line_encode_seconds * 1e3 / base::concurrency(executor));
     }
-    context.report_time(row_name("2D Reed–Solomon extend", kib, threads), *extend, TimeUnit::ms, note);
+    context.report_time(row_name("2D Reed–Solomon extend", kib, threads), extend, TimeUnit::ms, note);
     context.report_time(row_name("row/column commitments", kib, threads),
-                        time_commit(machine, *extended, threads, kib, options), TimeUnit::ms,
+                        time_commit(machine, extended, threads, kib, options), TimeUnit::ms,
                         root_note(committed) + ", " + cores_note(executor));
   }
-  square.emplace(std::move(extended).value());
+  square.emplace(std::move(extended));
   commitment.emplace(committed);
   return {};
 }
@@ -175,11 +173,10 @@ base::Status report_extend_and_commit(Context& context, Machine& machine, std::s
       },
       context.measure_options());
   if (!failed) return failed;
-  auto square = ExtendedSquare::from_data(data, executor, &machine.pool);
-  if (!square) return base::fail(std::move(square).error());
+  SION_TRY(const auto square, ExtendedSquare::from_data(data, executor, &machine.pool));
   context.report_time(fmt::format("extend + commitments, {} KiB, two cores", kib), stats, TimeUnit::ms,
-                      root_note(SquareCommitment::compute(*square, executor)) + ", " +
-                          square_note(square->original_width(), executor));
+                      root_note(SquareCommitment::compute(square, executor)) + ", " +
+                          square_note(square.original_width(), executor));
   return {};
 }
 
@@ -218,10 +215,9 @@ base::Status report_sampling(Context& context, const ExtendedSquare& square, con
   const std::uint32_t k = square.original_width();
   base::ByteArray<32> seed{};
   seed.fill(0x5a);
-  auto coordinates = da::sample_coordinates(k, kSamples, seed);
-  if (!coordinates) return base::fail(std::move(coordinates).error());
+  SION_TRY(const auto coordinates, da::sample_coordinates(k, kSamples, seed));
   std::vector<da::ShareProof> proofs;
-  for (const da::Coordinate& c : *coordinates) {
+  for (const da::Coordinate& c : coordinates) {
     proofs.push_back(da::prove_share(square, commitment, da::Axis::row, c.row, c.column));
   }
   const da::DataCommitment header{k, kProofSize * kKiB, commitment.data_root()};
@@ -248,10 +244,9 @@ base::Status report_bad_encoding(Context& context, const ExtendedSquare& square)
   std::uint8_t* share = corrupted.share_data(3, 5);
   for (std::size_t i = 0; i < da::kShareBytes; i += 64) share[i] ^= 0xff;
   const SquareCommitment commitment = SquareCommitment::compute(corrupted);
-  auto proof = da::prove_bad_encoding(corrupted, commitment.header());
-  if (!proof) return base::fail(std::move(proof).error());
-  if (!proof->has_value()) return base::fail(base::Errc::internal, "bad-encoding proof: none found in a corrupted square");
-  const da::BadEncodingProof& bad = **proof;
+  SION_TRY(const auto proof, da::prove_bad_encoding(corrupted, commitment.header()));
+  if (!proof.has_value()) return base::fail(base::Errc::internal, "bad-encoding proof: none found in a corrupted square");
+  const da::BadEncodingProof& bad = *proof;
   const da::DataCommitment header{square.original_width(), kProofSize * kKiB, commitment.data_root()};
   base::Status failed;
   const Stats stats = time_per_call(

@@ -108,14 +108,12 @@ base::Status report_tracing(Context& context, const Workload& w, const std::vect
     if (!failed) return base::fail(std::move(failed).error());
     return stats;
   };
-  auto with_checks = replay_all(true);
-  if (!with_checks) return base::fail(std::move(with_checks).error());
-  auto without_checks = replay_all(false);
-  if (!without_checks) return base::fail(std::move(without_checks).error());
-  context.report_time("stateless replay of every chunk (stack A)", *with_checks, TimeUnit::ms,
+  SION_TRY(const auto with_checks, replay_all(true));
+  SION_TRY(const auto without_checks, replay_all(false));
+  context.report_time("stateless replay of every chunk (stack A)", with_checks, TimeUnit::ms,
                       fmt::format("signature checks, ids and proofs included, {}; {:.1f} ms without signature "
                                   "checks; witnesses {:.1f} KiB in all, {:.1f} KiB per chunk",
-                                  core.note(), without_checks->median * 1e3,
+                                  core.note(), without_checks.median * 1e3,
                                   static_cast<double>(witness_bytes) / 1024.0,
                                   static_cast<double>(witness_bytes) / 1024.0 / chunks));
   return {};
@@ -123,21 +121,15 @@ base::Status report_tracing(Context& context, const Workload& w, const std::vect
 
 base::Result<Workload> make_workload(std::size_t transfers) {
   Workload w;
-  auto senders = make_senders(transfers);
-  if (!senders) return base::fail(std::move(senders).error());
-  w.transfers = std::move(senders).value();
-  auto pre = exec::MemoryState::from_writes(w.transfers.writes);
-  if (!pre) return base::fail(std::move(pre).error());
-  w.pre = std::move(pre).value();
+  SION_TRY(w.transfers, make_senders(transfers));
+  SION_TRY(w.pre, exec::MemoryState::from_writes(w.transfers.writes));
   w.pre_note = fmt::format("pre-state of {} objects in memory", with_commas(w.pre.objects().size()));
   return w;
 }
 
 base::Status run(Context& context) {
   const std::size_t transfers = context.quick() ? 64 : kTransfers;
-  auto workload = make_workload(transfers);
-  if (!workload) return base::fail(std::move(workload).error());
-  Workload& w = *workload;
+  SION_TRY(Workload w, make_workload(transfers));
 
   // Client signing: hedged, as a wallet signs, one transaction at a time.
   base::Status status;
@@ -166,14 +158,12 @@ base::Status run(Context& context) {
   base::Executor all_cores(0);
   {
     const OneCore core;
-    auto one_core = time_pulse(w, exec::PulseOptions{}, nullptr, context);
-    if (!one_core) return base::fail(std::move(one_core).error());
-    report_pulse(context, pulse + ", with signature checks", *one_core, transfers,
+    SION_TRY(const Stats one_core, time_pulse(w, exec::PulseOptions{}, nullptr, context));
+    report_pulse(context, pulse + ", with signature checks", one_core, transfers,
                  fmt::format("{}; {}", core.note(), w.pre_note));
   }
-  auto on_all_cores = time_pulse(w, exec::PulseOptions{&all_cores}, nullptr, context);
-  if (!on_all_cores) return base::fail(std::move(on_all_cores).error());
-  report_pulse(context, pulse + ", with signature checks, all cores", *on_all_cores, transfers,
+  SION_TRY(const Stats on_all_cores, time_pulse(w, exec::PulseOptions{&all_cores}, nullptr, context));
+  report_pulse(context, pulse + ", with signature checks, all cores", on_all_cores, transfers,
                fmt::format("signature checks on {}; {}", cores_note(&all_cores), w.pre_note));
 
   // The verdicts (and, for the `ids given` row, the ids) of an earlier
@@ -182,18 +172,16 @@ base::Status run(Context& context) {
   const Verdicts verdicts = verdicts_of(prechecks);
   {
     const OneCore core;
-    auto machine = time_pulse(w, exec::PulseOptions{}, &verdicts, context);
-    if (!machine) return base::fail(std::move(machine).error());
-    report_pulse(context, pulse + ", state machine only", *machine, transfers,
+    SION_TRY(const Stats machine, time_pulse(w, exec::PulseOptions{}, &verdicts, context));
+    report_pulse(context, pulse + ", state machine only", machine, transfers,
                  fmt::format("{}; tx, key-bundle and coin ids and usage computed inside the clock, post-state "
                              "root included; signature verdicts from the pre-check; {}",
                              core.note(), w.pre_note));
 
     exec::PulseOptions given;
     given.prechecked = &prechecks;
-    auto ids_given = time_pulse(w, given, nullptr, context);
-    if (!ids_given) return base::fail(std::move(ids_given).error());
-    report_pulse(context, pulse + ", state machine only, ids given", *ids_given, transfers,
+    SION_TRY(const Stats ids_given, time_pulse(w, given, nullptr, context));
+    report_pulse(context, pulse + ", state machine only, ids given", ids_given, transfers,
                  fmt::format("{}; ids, usage and verdicts from the all-cores pre-check outside the clock, "
                              "post-state root included; {}",
                              core.note(), w.pre_note));

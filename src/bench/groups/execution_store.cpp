@@ -44,12 +44,12 @@ base::Status build_state(state::ObjectStore& store, const TransferWorkload& tran
   for (std::size_t i = 0; senders + i < accounts; ++i) {
     add_filler(writes, senders, i);
     if (writes.size() >= kBuildBatch || senders + i + 1 == accounts) {
-      if (auto version = store.apply(writes); !version) return base::fail(std::move(version).error());
+      SION_TRY_STATUS(store.apply(writes));
       writes.clear();
     }
   }
   if (!writes.empty()) {
-    if (auto version = store.apply(writes); !version) return base::fail(std::move(version).error());
+    SION_TRY_STATUS(store.apply(writes));
   }
   return {};
 }
@@ -69,20 +69,17 @@ base::Status measure(Context& context, state::ObjectStore& store, const Transfer
     const auto prechecks = ids_with_verdicts(txs, verdicts);
     exec::PulseOptions options;  // on this thread
     options.prechecked = &prechecks;
-    auto dry = exec::execute_pulse(view, txs, params, options);
-    if (!dry) return base::fail(std::move(dry).error());
-    if (auto status = check_all_succeeded(*dry); !status) return status;
-    for (const state::ObjectWrite& write : dry->writes) {
-      auto before = store.get(write.id);
-      if (!before) return base::fail(std::move(before).error());
-      restore.push_back({write.id, std::move(before).value()});
+    SION_TRY(const auto dry, exec::execute_pulse(view, txs, params, options));
+    if (auto status = check_all_succeeded(dry); !status) return status;
+    for (const state::ObjectWrite& write : dry.writes) {
+      SION_TRY(auto before, store.get(write.id));
+      restore.push_back({write.id, std::move(before)});
     }
   }
   const commit::Hash pre_root = store.root();
   const std::size_t pre_objects = store.size();
-  auto sender = store.get_with_proof(transfers.writes.front().id);
-  if (!sender) return base::fail(std::move(sender).error());
-  const std::size_t depth = sender->proof.depth;
+  SION_TRY(const auto sender, store.get_with_proof(transfers.writes.front().id));
+  const std::size_t depth = sender.proof.depth;
 
   const OneCore core;
   std::vector<double> commit_seconds;
@@ -139,12 +136,11 @@ base::Status report_large_state(Context& context, const TransferWorkload& transf
     state::ObjectStoreOptions options;
     // No executor: the commit's tree hashing runs on this thread, inside the
     // one-core clock.
-    auto store = state::ObjectStore::open(directory.string(), options);
-    if (!store) return base::fail(std::move(store).error());
+    SION_TRY(const auto store, state::ObjectStore::open(directory.string(), options));
     const auto start = std::chrono::steady_clock::now();
-    status = build_state(**store, transfers, accounts);
+    status = build_state(*store, transfers, accounts);
     const double build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (status) status = measure(context, **store, transfers, txs, verdicts, accounts, build_seconds);
+    if (status) status = measure(context, *store, transfers, txs, verdicts, accounts, build_seconds);
   }
   std::error_code ignored;
   std::filesystem::remove_all(directory, ignored);

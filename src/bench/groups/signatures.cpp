@@ -109,8 +109,7 @@ base::Status run(Context& context) {
     if (context.quick() && (scheme == Scheme::slh_dsa_sha2_128s || scheme == Scheme::slh_dsa_sha2_256s)) {
       continue;
     }
-    auto key = crypto::SigningKey::from_seed(scheme, seed);
-    if (!key) return base::fail(std::move(key).error());
+    SION_TRY(const auto key, crypto::SigningKey::from_seed(scheme, seed));
 
     const Stats keygen = time_op(
         [&] {
@@ -123,7 +122,7 @@ base::Status run(Context& context) {
     base::Bytes signature;
     const Stats sign = time_op(
         [&] {
-          signature = key->sign(message).value();
+          signature = key.sign(message).value();
           do_not_optimize(signature);
         },
         slow, options);
@@ -135,7 +134,7 @@ base::Status run(Context& context) {
     bool ok = true;
     const Stats verify = time_per_call(
         [&] {
-          ok = crypto::verify(scheme, key->public_key(), message, signature);
+          ok = crypto::verify(scheme, key.public_key(), message, signature);
           do_not_optimize(ok);
         },
         options);
@@ -155,26 +154,25 @@ base::Status run(Context& context) {
 
   // Bundles: the default dual profile, and the classical composite.
   for (crypto::Profile profile : {crypto::Profile::dual, crypto::Profile::classic}) {
-    auto bundle = crypto::SigningBundle::from_seed(profile, seed);
-    if (!bundle) return base::fail(std::move(bundle).error());
+    SION_TRY(const auto bundle, crypto::SigningBundle::from_seed(profile, seed));
     const base::Bytes context_bytes{'s', 'i', 'o', 'n', '/', 't', 'x'};
     crypto::SignatureBundle signatures;
     const bool dual = profile == crypto::Profile::dual;
     if (dual) {
       const Stats sign = time_each_call(
           [&] {
-            signatures = bundle->sign(message, context_bytes).value();
+            signatures = bundle.sign(message, context_bytes).value();
             do_not_optimize(signatures);
           },
           options);
       context.report_time("dual sign", sign, TimeUnit::us, "ML-DSA-44 + SLH-DSA-SHA2-128f");
     } else {
-      signatures = bundle->sign(message, context_bytes).value();
+      signatures = bundle.sign(message, context_bytes).value();
     }
     bool ok = true;
     const Stats verify = time_per_call(
         [&] {
-          ok = crypto::verify_bundle(bundle->public_ref(), message, context_bytes, signatures);
+          ok = crypto::verify_bundle(bundle.public_ref(), message, context_bytes, signatures);
           do_not_optimize(ok);
         },
         options);
@@ -185,11 +183,11 @@ base::Status run(Context& context) {
     if (dual) {
       crypto::VerifyCache cache;
       const crypto::Hash256 digest = crypto::VerifyCache::signature_digest(signatures);
-      (void)crypto::verify_bundle_cached(cache, bundle->public_ref(), message, context_bytes,
+      (void)crypto::verify_bundle_cached(cache, bundle.public_ref(), message, context_bytes,
                                          signatures, digest);
       const Stats hit = time_per_call(
           [&] {
-            ok = crypto::verify_bundle_cached(cache, bundle->public_ref(), message, context_bytes,
+            ok = crypto::verify_bundle_cached(cache, bundle.public_ref(), message, context_bytes,
                                               signatures, digest);
             do_not_optimize(ok);
           },

@@ -156,8 +156,7 @@ base::Status report_rocksdb_commit(Context& context) {
                          fmt::format("sion-bench-state-{}-{}", entropy(), entropy());
   base::Status status;
   {
-    auto store = state::ObjectStore::open(directory.string());
-    if (!store) return base::fail(std::move(store).error());
+    SION_TRY(const auto store, state::ObjectStore::open(directory.string()));
     std::mt19937_64 rng(5);
     std::vector<state::ObjectWrite> writes(10000);
     const Stats commit = time_each_call(
@@ -170,14 +169,14 @@ base::Status report_rocksdb_commit(Context& context) {
             object.data.resize(100, static_cast<std::uint8_t>(rng()));
             write.object = std::move(object);
           }
-          auto version = (*store)->apply(writes);
+          auto version = store->apply(writes);
           if (!version) status = base::fail(std::move(version).error());
         },
         context.measure_options());
     if (status) {
       context.report_time("commit 10000 objects to RocksDB", commit, TimeUnit::ms,
                           fmt::format("100-byte objects, one synced write batch, {} objects at the end",
-                                      (*store)->size()));
+                                      store->size()));
     }
   }
   std::error_code ignored;
@@ -217,8 +216,7 @@ base::Status report_state_tree(Context& context) {
   for (std::size_t i = 0; i < big; ++i) {
     entries.push_back({large->ids[i], commit::tagged_hash(commit::Domain::object, large->views[i])});
   }
-  auto tree = commit::SparseMerkleTree::from_entries(entries, 1, &two_cores);
-  if (!tree) return base::fail(std::move(tree).error());
+  SION_TRY(auto tree, commit::SparseMerkleTree::from_entries(entries, 1, &two_cores));
 
   // Batches of 10,000 new values for existing objects, made ahead.
   std::mt19937_64 rng(4);
@@ -235,7 +233,7 @@ base::Status report_state_tree(Context& context) {
   const Stats update = time_each_call(
       [&] {
         ++version;
-        auto result = tree->update(batches[version % kBatches], version, {&two_cores, false});
+        auto result = tree.update(batches[version % kBatches], version, {&two_cores, false});
         if (!result) failed = base::fail(std::move(result).error());
         do_not_optimize(result);
       },
@@ -247,17 +245,17 @@ base::Status report_state_tree(Context& context) {
   std::size_t next = 0;
   const Stats prove = time_per_call(
       [&] {
-        auto proof = tree->prove(entries[next++ % big].key);
+        auto proof = tree.prove(entries[next++ % big].key);
         do_not_optimize(proof);
       },
       context.measure_options());
   const Hash& key = entries[7].key;
-  const commit::StateProof proof = tree->prove(key);
-  const std::optional<Hash> value = tree->get(key);
+  const commit::StateProof proof = tree.prove(key);
+  const std::optional<Hash> value = tree.get(key);
   context.report_time("proof of one object", prove, TimeUnit::us,
                       fmt::format("{} B encoded, {} objects", codec::encode(proof).size(), big));
 
-  const Hash root = tree->root_hash();
+  const Hash root = tree.root_hash();
   bool ok = true;
   const Stats verify = time_per_call(
       [&] {

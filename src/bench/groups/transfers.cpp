@@ -14,13 +14,12 @@ base::Result<TransferWorkload> make_senders(std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
     crypto::KeySeed seed{};
     for (std::size_t b = 0; b < 8; ++b) seed[b] = static_cast<std::uint8_t>(i >> (8 * b));
-    auto signer = crypto::SigningBundle::from_seed(crypto::Profile::dual, seed);
-    if (!signer) return base::fail(std::move(signer).error());
-    const exec::Id account = exec::account_id(signer->public_bundle());
+    SION_TRY(auto signer, crypto::SigningBundle::from_seed(crypto::Profile::dual, seed));
+    const exec::Id account = exec::account_id(signer.public_bundle());
     const exec::Id coin = exec::genesis_coin_id(static_cast<std::uint32_t>(i));
-    w.writes.push_back({account, exec::to_object(exec::Account{signer->id(), 0}, 1)});
+    w.writes.push_back({account, exec::to_object(exec::Account{signer.id(), 0}, 1)});
     w.writes.push_back({coin, exec::to_object(exec::Coin{account, 1'000'000'000}, 1)});
-    w.senders.push_back(std::move(signer).value());
+    w.senders.push_back(std::move(signer));
     w.coins.push_back(coin);
   }
   return w;
@@ -31,9 +30,8 @@ base::Result<std::vector<exec::Transaction>> sign_transfers(const TransferWorklo
   txs.reserve(w.senders.size());
   for (std::size_t i = 0; i < w.senders.size(); ++i) {
     const exec::Output pay{exec::account_id(w.senders[(i + 1) % w.senders.size()].public_bundle()), 1000};
-    auto tx = exec::make_transfer(w.senders[i], w.params, 0, {&w.coins[i], 1}, {&pay, 1});
-    if (!tx) return base::fail(std::move(tx).error());
-    txs.push_back(std::move(tx).value());
+    SION_TRY(auto tx, exec::make_transfer(w.senders[i], w.params, 0, {&w.coins[i], 1}, {&pay, 1}));
+    txs.push_back(std::move(tx));
   }
   return txs;
 }

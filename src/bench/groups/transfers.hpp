@@ -59,16 +59,15 @@ template <class Post>
 base::Status execute_and_commit(const exec::StateView& pre, Post& post, const std::vector<exec::Transaction>& txs,
                                 const exec::ChainParams& params, const exec::PulseOptions& options,
                                 commit::Hash& root, double* commit_seconds) {
-  auto outcome = exec::execute_pulse(pre, txs, params, options);
-  if (!outcome) return base::fail(std::move(outcome).error());
+  SION_TRY(const auto outcome, exec::execute_pulse(pre, txs, params, options));
   const auto start = std::chrono::steady_clock::now();
-  auto committed = exec::commit_pulse(post, *outcome);
+  auto committed = exec::commit_pulse(post, outcome);
   if (commit_seconds != nullptr) {
     *commit_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   if (!committed) return base::fail(std::move(committed).error());
   root = *committed;
-  return check_all_succeeded(*outcome);
+  return check_all_succeeded(outcome);
 }
 
 }  // namespace sion::bench::groups

@@ -430,7 +430,7 @@ base::Result<T> decode(base::ByteView bytes) {
   Reader r(bytes, type_name<T>());
   T value{};
   Codec<T>::decode(r, value);
-  if (auto status = r.finish(); !status) return base::fail(std::move(status).error());
+  SION_TRY_STATUS(r.finish());
   return value;
 }
 
