@@ -17,14 +17,22 @@ struct Flag {
 };
 
 constexpr Flag kFlags[] = {
-    {"sse4.2", &CpuFeatures::sse42},       {"pclmul", &CpuFeatures::pclmul},
-    {"aes", &CpuFeatures::aesni},          {"avx", &CpuFeatures::avx},
-    {"avx2", &CpuFeatures::avx2},          {"bmi2", &CpuFeatures::bmi2},
-    {"adx", &CpuFeatures::adx},            {"sha", &CpuFeatures::sha_ni},
-    {"gfni", &CpuFeatures::gfni},          {"vaes", &CpuFeatures::vaes},
-    {"vpclmulqdq", &CpuFeatures::vpclmulqdq}, {"avx512f", &CpuFeatures::avx512f},
-    {"avx512dq", &CpuFeatures::avx512dq},  {"avx512bw", &CpuFeatures::avx512bw},
-    {"avx512vl", &CpuFeatures::avx512vl},  {"avx512ifma", &CpuFeatures::avx512ifma},
+    {"sse4.2", &CpuFeatures::sse42},
+    {"pclmul", &CpuFeatures::pclmul},
+    {"aes", &CpuFeatures::aesni},
+    {"avx", &CpuFeatures::avx},
+    {"avx2", &CpuFeatures::avx2},
+    {"bmi2", &CpuFeatures::bmi2},
+    {"adx", &CpuFeatures::adx},
+    {"sha", &CpuFeatures::sha_ni},
+    {"gfni", &CpuFeatures::gfni},
+    {"vaes", &CpuFeatures::vaes},
+    {"vpclmulqdq", &CpuFeatures::vpclmulqdq},
+    {"avx512f", &CpuFeatures::avx512f},
+    {"avx512dq", &CpuFeatures::avx512dq},
+    {"avx512bw", &CpuFeatures::avx512bw},
+    {"avx512vl", &CpuFeatures::avx512vl},
+    {"avx512ifma", &CpuFeatures::avx512ifma},
     {"avx512vbmi", &CpuFeatures::avx512vbmi},
 };
 
@@ -85,8 +93,8 @@ CpuFeatures detect_cpu_features() {
   const bool osxsave = bit(c, 27);
   const bool avx_cpu = bit(c, 28);
   const std::uint64_t xcr0 = osxsave ? xgetbv0() : 0;
-  const bool ymm_state = (xcr0 & 0x6) == 0x6;      // XMM and YMM saved by the OS
-  const bool zmm_state = (xcr0 & 0xe6) == 0xe6;    // plus opmask and ZMM
+  const bool ymm_state = (xcr0 & 0x6) == 0x6;    // XMM and YMM saved by the OS
+  const bool zmm_state = (xcr0 & 0xe6) == 0xe6;  // plus opmask and ZMM
   f.avx = avx_cpu && ymm_state;
   __cpuid_count(7, 0, a, b, c, d);
   f.avx2 = f.avx && bit(b, 5);

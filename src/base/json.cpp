@@ -249,8 +249,7 @@ Result<Bytes> JsonView::as_hex(const HexRule& rule) const {
   const std::string& text = value_->get_ref<const std::string&>();
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    const bool digit = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-                       (!rule.lower_case && c >= 'A' && c <= 'F');
+    const bool digit = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (!rule.lower_case && c >= 'A' && c <= 'F');
     if (!digit) {
       return invalid(std::string(rule.lower_case ? "expected lower-case hex digits, found a character other than "
                                                    "0-9, a-f at offset "

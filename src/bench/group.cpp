@@ -25,16 +25,14 @@ void Context::report(std::string name, double value, std::string unit, std::stri
   sink_(Row{group_, std::move(name), value, std::move(unit), std::move(note), p95});
 }
 
-void Context::report_time(std::string name, const Stats& stats, TimeUnit unit,
-                          std::string note) const {
-  report(std::move(name), seconds_in(unit, stats.median), std::string(unit_symbol(unit)),
-         std::move(note), seconds_in(unit, stats.p95));
+void Context::report_time(std::string name, const Stats& stats, TimeUnit unit, std::string note) const {
+  report(std::move(name), seconds_in(unit, stats.median), std::string(unit_symbol(unit)), std::move(note),
+         seconds_in(unit, stats.p95));
 }
 
 void Context::report_rate(std::string name, const Stats& stats, double per_call, std::string unit,
                           std::string note) const {
-  report(std::move(name), per_call / stats.median, std::move(unit), std::move(note),
-         per_call / stats.p95);
+  report(std::move(name), per_call / stats.median, std::move(unit), std::move(note), per_call / stats.p95);
 }
 
 std::span<const Group> all_groups() noexcept {
@@ -42,8 +40,8 @@ std::span<const Group> all_groups() noexcept {
   // the linker drops object files of a static library that nothing
   // references, and their registrars with them. The order of
   // docs/performance.md, so that runs compare line by line.
-  static const Group kGroups[] = {groups::signatures(), groups::state(), groups::data(),
-                                  groups::transparency(), groups::execution()};
+  static const Group kGroups[] = {groups::signatures(), groups::state(), groups::data(), groups::transparency(),
+                                  groups::execution()};
   return kGroups;
 }
 
@@ -65,12 +63,11 @@ base::Result<std::vector<const Group*>> select_groups(std::optional<std::string_
     const std::string_view item = trim(rest.substr(0, comma));
     rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
     if (item.empty()) continue;
-    const auto found = std::find_if(groups.begin(), groups.end(),
-                                    [item](const Group& group) { return group.name == item; });
+    const auto found =
+        std::find_if(groups.begin(), groups.end(), [item](const Group& group) { return group.name == item; });
     if (found == groups.end()) {
       return base::fail(base::Errc::invalid_argument,
-                        fmt::format("unknown group '{}' in --only; valid groups: {}", item,
-                                    group_names()));
+                        fmt::format("unknown group '{}' in --only; valid groups: {}", item, group_names()));
     }
     chosen[static_cast<std::size_t>(found - groups.begin())] = true;
   }
@@ -86,8 +83,8 @@ base::Result<std::vector<const Group*>> select_groups(std::optional<std::string_
   return selected;
 }
 
-base::Result<std::vector<Row>> run_groups(std::span<const Group* const> groups,
-                                          const RunOptions& options, const RowSink& on_row) {
+base::Result<std::vector<Row>> run_groups(std::span<const Group* const> groups, const RunOptions& options,
+                                          const RowSink& on_row) {
   std::vector<Row> rows;
   const RowSink collect = [&rows, &on_row](const Row& row) {
     rows.push_back(row);
@@ -103,8 +100,7 @@ base::Result<std::vector<Row>> run_groups(std::span<const Group* const> groups,
       status = base::fail(base::Errc::internal, e.what());
     }
     if (!status) {
-      return base::fail(status.error().code,
-                        fmt::format("group '{}': {}", group->name, status.error().reason));
+      return base::fail(status.error().code, fmt::format("group '{}': {}", group->name, status.error().reason));
     }
   }
   return rows;

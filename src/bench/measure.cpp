@@ -18,9 +18,7 @@ constexpr double kMinCalibrationBatch = 100e-6;
 // How often the sampling loop may re-calibrate a batch that came out short.
 constexpr int kMaxRecalibrations = 4;
 
-double to_seconds(std::chrono::nanoseconds duration) {
-  return std::chrono::duration<double>(duration).count();
-}
+double to_seconds(std::chrono::nanoseconds duration) { return std::chrono::duration<double>(duration).count(); }
 
 }  // namespace
 
@@ -97,11 +95,9 @@ Stats measure(const Batch& batch, const MeasureOptions& options, Batching batchi
   std::uint64_t per_sample = 1;
   if (calibrate) {
     // An operation no batch could time is as cheap as it gets.
-    const double wanted = per_call > 0
-                              ? std::ceil(to_seconds(options.min_sample_time) / per_call)
-                              : static_cast<double>(kMaxCallsPerBatch);
-    per_sample = static_cast<std::uint64_t>(
-        std::clamp(wanted, 1.0, static_cast<double>(kMaxCallsPerBatch)));
+    const double wanted = per_call > 0 ? std::ceil(to_seconds(options.min_sample_time) / per_call)
+                                       : static_cast<double>(kMaxCallsPerBatch);
+    per_sample = static_cast<std::uint64_t>(std::clamp(wanted, 1.0, static_cast<double>(kMaxCallsPerBatch)));
   }
 
   std::vector<double> samples;
@@ -110,8 +106,7 @@ Stats measure(const Batch& batch, const MeasureOptions& options, Batching batchi
   const double min_sample = to_seconds(options.min_sample_time);
   double spent = 0;
   int recalibrations = 0;
-  while (samples.size() < options.min_samples ||
-         (samples.size() < options.max_samples && spent < budget)) {
+  while (samples.size() < options.min_samples || (samples.size() < options.max_samples && spent < budget)) {
     const double elapsed = batch(per_sample);
     spent += elapsed;
     // One preempted warm-up batch overestimates the cost of a call and makes
@@ -121,11 +116,9 @@ Stats measure(const Batch& batch, const MeasureOptions& options, Batching batchi
     if (calibrate && elapsed < min_sample / 2 && recalibrations < kMaxRecalibrations &&
         per_sample < kMaxCallsPerBatch) {
       ++recalibrations;
-      const double wanted = std::ceil(static_cast<double>(per_sample) * min_sample /
-                                      std::max(elapsed, 1e-9));
+      const double wanted = std::ceil(static_cast<double>(per_sample) * min_sample / std::max(elapsed, 1e-9));
       per_sample = static_cast<std::uint64_t>(
-          std::clamp(wanted, static_cast<double>(per_sample) + 1,
-                     static_cast<double>(kMaxCallsPerBatch)));
+          std::clamp(wanted, static_cast<double>(per_sample) + 1, static_cast<double>(kMaxCallsPerBatch)));
       continue;
     }
     samples.push_back(elapsed / static_cast<double>(per_sample));

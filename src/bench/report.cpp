@@ -44,8 +44,8 @@ void append_right(std::string& out, std::string_view text, std::size_t width) {
   out += text;
 }
 
-std::string format_line(std::string_view group, std::string_view name, std::string_view value,
-                        std::string_view unit, std::string_view note) {
+std::string format_line(std::string_view group, std::string_view name, std::string_view value, std::string_view unit,
+                        std::string_view note) {
   std::string line;
   append_left(line, group, kGroupWidth);
   line += ' ';

@@ -1,7 +1,7 @@
 #include "sion/cli/app.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <charconv>
 #include <cstdint>
@@ -31,20 +31,21 @@ std::string env_or_empty(const char* name) {
 
 // Options and help texts as README documents `sion bench --help`.
 void add_bench(CLI::App& app, BenchOptions& options) {
-  CLI::App* bench = app.add_subcommand(
-      "bench", "Measure the costs that decide how far this design scales, on this machine");
-  bench->add_option("--node", options.node,
-                    fmt::format("The node's API [env: SION_NODE={}] [default: {}]",
-                                env_or_empty("SION_NODE"), bench::kDefaultNode))
+  CLI::App* bench =
+      app.add_subcommand("bench", "Measure the costs that decide how far this design scales, on this machine");
+  bench
+      ->add_option("--node", options.node,
+                   fmt::format("The node's API [env: SION_NODE={}] [default: {}]", env_or_empty("SION_NODE"),
+                               bench::kDefaultNode))
       ->envname("SION_NODE")
       ->option_text("<NODE>");
   bench->add_flag("--quick", options.quick, "Smaller sizes");
   bench->add_flag("--no-devnet", options.no_devnet, "Skip the end-to-end devnet measurement");
-  bench->add_option("--only", options.only,
-                    fmt::format("Run only these groups: {} (comma-separated)", bench::group_names()))
+  bench
+      ->add_option("--only", options.only,
+                   fmt::format("Run only these groups: {} (comma-separated)", bench::group_names()))
       ->option_text("<ONLY>");
-  bench->add_option("--json", options.json, "Write the measurements as JSON to this file")
-      ->option_text("<JSON>");
+  bench->add_option("--json", options.json, "Write the measurements as JSON to this file")->option_text("<JSON>");
   // Re-added so that it is listed last, as in the seed (it is inherited first).
   bench->set_help_flag();
   bench->set_help_flag("-h,--help", "Print help");
@@ -58,15 +59,13 @@ void add_bench(CLI::App& app, BenchOptions& options) {
 
 void add_conformance(CLI::App& app, ConformanceOptions& options) {
   CLI::App* conformance = app.add_subcommand(
-      "conformance",
-      "Run signature test-vector files (NIST ACVP merged, Wycheproof) against this build");
+      "conformance", "Run signature test-vector files (NIST ACVP merged, Wycheproof) against this build");
   conformance->add_option("FILE", options.files, "Vector files (shared/vectors/README.md)")
       ->required()
       ->option_text("<FILE>...");
   conformance
       ->add_option("--max-failures", options.max_failures,
-                   fmt::format("Failed cases to print per file [default: {}]",
-                               options.max_failures))
+                   fmt::format("Failed cases to print per file [default: {}]", options.max_failures))
       ->option_text("<N>");
   conformance->set_help_flag();
   conformance->set_help_flag("-h,--help", "Print help");
@@ -84,8 +83,7 @@ CLI::Validator unsigned_decimal() {
         std::uint64_t value = 0;
         const char* end = text.data() + text.size();
         const auto [stop, error] = std::from_chars(text.data(), end, value);
-        if (text.empty() || error != std::errc{} || stop != end || text.front() < '0' ||
-            text.front() > '9') {
+        if (text.empty() || error != std::errc{} || stop != end || text.front() < '0' || text.front() > '9') {
           return fmt::format("'{}' is not an unsigned decimal integer below 2^64", text);
         }
         return {};
@@ -94,8 +92,8 @@ CLI::Validator unsigned_decimal() {
 }
 
 void add_genesis(CLI::App& app, GenesisOptions& options) {
-  CLI::App* genesis = app.add_subcommand(
-      "genesis", "Write a devnet genesis file and a key file for each of its funded accounts");
+  CLI::App* genesis =
+      app.add_subcommand("genesis", "Write a devnet genesis file and a key file for each of its funded accounts");
   genesis->add_option("--accounts", options.accounts, "Accounts to create")
       ->required()
       ->check(unsigned_decimal())
@@ -104,14 +102,10 @@ void add_genesis(CLI::App& app, GenesisOptions& options) {
   genesis->add_option("--out", options.out, "The genesis file to write")->required()->option_text("<FILE>");
   genesis->add_option("--keys", options.keys, "Directory for the key files [default: keys beside FILE]")
       ->option_text("<DIR>");
-  genesis
-      ->add_option("--chain-id", options.chain_id,
-                   fmt::format("The chain id [default: {}]", options.chain_id))
+  genesis->add_option("--chain-id", options.chain_id, fmt::format("The chain id [default: {}]", options.chain_id))
       ->check(unsigned_decimal())
       ->option_text("<ID>");
-  genesis
-      ->add_option("--amount", options.amount,
-                   fmt::format("Amount of each coin [default: {}]", options.amount))
+  genesis->add_option("--amount", options.amount, fmt::format("Amount of each coin [default: {}]", options.amount))
       ->check(unsigned_decimal())
       ->option_text("<A>");
   genesis
@@ -125,8 +119,7 @@ void add_genesis(CLI::App& app, GenesisOptions& options) {
                                "[default: {}]",
                                options.profile))
       ->option_text("<PROFILE>");
-  genesis->add_flag("--force", options.force,
-                    "Replace an existing genesis file (key files are never replaced)");
+  genesis->add_flag("--force", options.force, "Replace an existing genesis file (key files are never replaced)");
   genesis->set_help_flag();
   genesis->set_help_flag("-h,--help", "Print help");
   genesis->footer(
@@ -140,7 +133,8 @@ CLI::App* add_tx(CLI::App& app, std::string& input) {
   CLI::App* tx = app.add_subcommand("tx", "Work with transactions");
   tx->require_subcommand(1);
   tx->set_help_flag("-h,--help", "Print help");
-  CLI::App* decode = tx->add_subcommand("decode", "Print a transaction as JSON, with its id and the coin ids it may create");
+  CLI::App* decode =
+      tx->add_subcommand("decode", "Print a transaction as JSON, with its id and the coin ids it may create");
   decode->add_option("INPUT", input, "A file holding the transaction (raw bytes or hex), or the hex itself")
       ->required()
       ->option_text("<FILE|HEX>");
@@ -195,8 +189,8 @@ int run_app(int argc, const char* const* argv) {
     return code(status.error().is_invalid_input() ? ExitCode::usage : ExitCode::failure);
   }
   // Exactly one subcommand was required: genesis or bench.
-  const base::Status status = app.got_subcommand("genesis") ? run_genesis(genesis_options, stdout)
-                                                            : run_bench(bench_options, stdout);
+  const base::Status status =
+      app.got_subcommand("genesis") ? run_genesis(genesis_options, stdout) : run_bench(bench_options, stdout);
   if (!status) {
     print_error(status.error().reason.c_str());
     // An option value that makes no sense (an unknown group, a file that

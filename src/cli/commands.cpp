@@ -44,15 +44,14 @@ base::Status run_bench(const BenchOptions& options, std::FILE* out) {
   fmt::print(out, "{}\n", bench::table_header());
   std::fflush(out);
   SION_TRY(results.measurements, bench::run_groups(*groups, run_options, [out](const bench::Row& row) {
-    fmt::print(out, "{}\n", bench::format_row(row));
-    std::fflush(out);  // a long run shows each row as it is measured
-  }));
+             fmt::print(out, "{}\n", bench::format_row(row));
+             std::fflush(out);  // a long run shows each row as it is measured
+           }));
   if (!options.json) return {};
   return bench::write_json(*options.json, results);
 }
 
-ConformanceTotals run_conformance(const ConformanceOptions& options, std::FILE* out,
-                                  std::FILE* err) {
+ConformanceTotals run_conformance(const ConformanceOptions& options, std::FILE* out, std::FILE* err) {
   ConformanceTotals totals;
   for (const std::string& file : options.files) {
     const auto report = crypto::run_conformance_file(file);
@@ -71,8 +70,7 @@ ConformanceTotals run_conformance(const ConformanceOptions& options, std::FILE* 
     const std::size_t shown = std::min(report->failures.size(), options.max_failures);
     for (std::size_t i = 0; i < shown; ++i) {
       const crypto::CaseNote& failure = report->failures[i];
-      fmt::print(out, "  FAIL {} {} tcId {}: {}\n", group_word, failure.group_id, failure.tc_id,
-                 failure.reason);
+      fmt::print(out, "  FAIL {} {} tcId {}: {}\n", group_word, failure.group_id, failure.tc_id, failure.reason);
     }
     if (report->failures.size() > shown) {
       fmt::print(out, "  ... and {} more failed cases\n", report->failures.size() - shown);
@@ -91,9 +89,8 @@ base::Status run_genesis(const GenesisOptions& options, std::FILE* out) {
   if (!profile) {
     std::vector<std::string_view> names;
     for (const crypto::Profile known : crypto::kAllProfiles) names.push_back(crypto::profile_name(known));
-    return base::fail(base::Errc::invalid_argument,
-                      fmt::format("unknown profile '{}' in --profile; valid profiles: {}", options.profile,
-                                  fmt::join(names, ", ")));
+    return base::fail(base::Errc::invalid_argument, fmt::format("unknown profile '{}' in --profile; valid profiles: {}",
+                                                                options.profile, fmt::join(names, ", ")));
   }
   wallet::DevnetSpec spec;
   spec.accounts = options.accounts;
@@ -125,8 +122,7 @@ base::Status run_genesis(const GenesisOptions& options, std::FILE* out) {
   if (devnet->key_files.size() == 1) {
     fmt::print(out, "key files: {} (owner only)\n", first);
   } else {
-    fmt::print(out, "key files: {} .. {} (owner only)\n", first,
-               wallet::key_file_name(devnet->key_files.size() - 1));
+    fmt::print(out, "key files: {} .. {} (owner only)\n", first, wallet::key_file_name(devnet->key_files.size() - 1));
   }
   return {};
 }

@@ -38,7 +38,8 @@ bool is_hex_text(std::string_view text) {
 base::Result<base::Bytes> from_hex_text(std::string_view text, const std::string& what) {
   std::string hex;
   for (const char c : text) {
-    if (std::isspace(static_cast<unsigned char>(c)) == 0) hex += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::isspace(static_cast<unsigned char>(c)) == 0)
+      hex += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
   auto bytes = base::from_hex(hex);
   if (!bytes) return base::fail(base::Errc::invalid_argument, what + ": " + bytes.error().reason);
@@ -57,12 +58,14 @@ base::Result<std::string> read_small_file(const std::string& path, int fd) {
   for (;;) {
     const ssize_t got = ::read(fd, buffer, sizeof buffer);
     if (got < 0 && errno == EINTR) continue;
-    if (got < 0) return base::fail(base::Errc::io_error, fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
+    if (got < 0)
+      return base::fail(base::Errc::io_error, fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
     if (got == 0) return text;
     text.append(buffer, static_cast<std::size_t>(got));
     if (text.size() > kMaxInputFileBytes) {
-      return base::fail(base::Errc::invalid_argument,
-                        fmt::format("'{}' is larger than {} bytes, too large for a transaction", path, kMaxInputFileBytes));
+      return base::fail(
+          base::Errc::invalid_argument,
+          fmt::format("'{}' is larger than {} bytes, too large for a transaction", path, kMaxInputFileBytes));
     }
   }
 }
@@ -140,21 +143,19 @@ base::Result<std::string> describe_transaction(base::ByteView bytes) {
   for (const auto& signature : tx.auth.parts) signatures.push_back(ordered_json{{"bytes", signature.size()}});
   const base::Bytes signed_payload = codec::encode(payload);
 
-  ordered_json out{
-      {"tx_id", hex(id)},
-      {"encoded_bytes", bytes.size()},
-      {"payload",
-       ordered_json{{"chain_id", payload.chain_id},
-                    {"sender", hex(payload.sender)},
-                    {"nonce", payload.nonce},
-                    {"fee", payload.fee},
-                    {"body", describe_body(payload.body)},
-                    {"encoded_bytes", signed_payload.size()}}},
-      {"keys", describe_keys(tx.keys)},
-      {"auth", ordered_json{{"encoded_bytes", codec::encoded_size(tx.auth)}, {"parts", signatures}}},
-      {"signature_valid", crypto::verify_bundle(tx.keys, signed_payload, base::as_bytes(exec::kTxSignatureContext),
-                                                tx.auth)},
-      {"coin_ids", coin_ids}};
+  ordered_json out{{"tx_id", hex(id)},
+                   {"encoded_bytes", bytes.size()},
+                   {"payload", ordered_json{{"chain_id", payload.chain_id},
+                                            {"sender", hex(payload.sender)},
+                                            {"nonce", payload.nonce},
+                                            {"fee", payload.fee},
+                                            {"body", describe_body(payload.body)},
+                                            {"encoded_bytes", signed_payload.size()}}},
+                   {"keys", describe_keys(tx.keys)},
+                   {"auth", ordered_json{{"encoded_bytes", codec::encoded_size(tx.auth)}, {"parts", signatures}}},
+                   {"signature_valid",
+                    crypto::verify_bundle(tx.keys, signed_payload, base::as_bytes(exec::kTxSignatureContext), tx.auth)},
+                   {"coin_ids", coin_ids}};
   return out.dump(2) + "\n";
 }
 

@@ -14,8 +14,8 @@ std::string describe_offset(std::size_t offset) { return "at byte offset " + std
 bool Reader::need(std::size_t n, std::string_view what) noexcept {
   if (failed_) return false;
   if (n <= remaining()) return true;
-  fail(base::Errc::truncated, std::string(what) + " needs " + std::to_string(n) + " bytes " +
-                                  describe_offset(offset_) + ", " + std::to_string(remaining()) + " remain");
+  fail(base::Errc::truncated, std::string(what) + " needs " + std::to_string(n) + " bytes " + describe_offset(offset_) +
+                                  ", " + std::to_string(remaining()) + " remain");
   return false;
 }
 
@@ -40,8 +40,8 @@ bool Reader::boolean() noexcept {
   if (!need(1, "bool")) return false;
   const std::uint8_t v = input_[offset_];
   if (v > 1) {
-    fail(base::Errc::non_canonical, "flag byte is " + std::to_string(v) + " " + describe_offset(offset_) +
-                                        "; only 0 and 1 are allowed");
+    fail(base::Errc::non_canonical,
+         "flag byte is " + std::to_string(v) + " " + describe_offset(offset_) + "; only 0 and 1 are allowed");
     return false;
   }
   ++offset_;
@@ -108,8 +108,8 @@ void Reader::fail(base::Errc code, std::string_view detail) {
 base::Status Reader::finish() {
   if (!failed_ && remaining() != 0) {
     path_.clear();
-    fail(base::Errc::trailing_bytes, std::to_string(remaining()) + " trailing bytes after the value, " +
-                                         describe_offset(offset_));
+    fail(base::Errc::trailing_bytes,
+         std::to_string(remaining()) + " trailing bytes after the value, " + describe_offset(offset_));
   }
   if (failed_) return base::fail(error_);
   return {};

@@ -49,8 +49,7 @@ namespace {
 
 constexpr std::size_t kNodeInput = 1 + 2 * sizeof(Hash);
 
-void fill_node_input(std::uint8_t* buffer, Domain domain, const Hash& left,
-                     const Hash& right) noexcept {
+void fill_node_input(std::uint8_t* buffer, Domain domain, const Hash& left, const Hash& right) noexcept {
   buffer[0] = static_cast<std::uint8_t>(domain);
   std::memcpy(buffer + 1, left.data(), left.size());
   std::memcpy(buffer + 1 + left.size(), right.data(), right.size());
@@ -64,8 +63,7 @@ Hash hash_node(Domain domain, const Hash& left, const Hash& right) noexcept {
   return crypto::sha3_256(input);
 }
 
-void hash_nodes(Domain domain, const Hash* left, const Hash* right, Hash* out,
-                std::size_t count) noexcept {
+void hash_nodes(Domain domain, const Hash* left, const Hash* right, Hash* out, std::size_t count) noexcept {
   // Chunks of 8 inputs: as many as the widest Keccak path hashes at once.
   constexpr std::size_t kChunk = 8;
   std::array<std::array<std::uint8_t, kNodeInput>, kChunk> inputs;

@@ -8,9 +8,8 @@ namespace sion::commit {
 namespace {
 
 base::Failure size_error(std::string_view what, std::uint64_t value, std::uint64_t size) {
-  return base::fail(base::Errc::invalid_argument,
-                    std::string(what) + " " + std::to_string(value) + " exceeds the log's " +
-                        std::to_string(size) + " entries");
+  return base::fail(base::Errc::invalid_argument, std::string(what) + " " + std::to_string(value) +
+                                                      " exceeds the log's " + std::to_string(size) + " entries");
 }
 
 }  // namespace
@@ -87,23 +86,20 @@ base::Result<TreeHead> MerkleLog::head(std::uint64_t tree_size) const {
   return TreeHead{tree_size, subtree(0, tree_size)};
 }
 
-base::Result<InclusionProof> MerkleLog::inclusion_proof(std::uint64_t leaf_index,
-                                                        std::uint64_t tree_size) const {
+base::Result<InclusionProof> MerkleLog::inclusion_proof(std::uint64_t leaf_index, std::uint64_t tree_size) const {
   if (tree_size > size()) return size_error("tree size", tree_size, size());
   if (leaf_index >= tree_size) return detail::index_error(leaf_index, "tree size " + std::to_string(tree_size));
   return InclusionProof{leaf_index, tree_size, shape::inclusion_path<Hash>(leaf_index, tree_size, subtrees())};
 }
 
-base::Result<ConsistencyProof> MerkleLog::consistency_proof(std::uint64_t first_size,
-                                                            std::uint64_t second_size) const {
+base::Result<ConsistencyProof> MerkleLog::consistency_proof(std::uint64_t first_size, std::uint64_t second_size) const {
   if (second_size > size()) return size_error("second tree size", second_size, size());
   if (first_size == 0 || first_size > second_size) {
-    return base::fail(base::Errc::invalid_argument,
-                      "first tree size " + std::to_string(first_size) + " must be in [1, " +
-                          std::to_string(second_size) + "], the second tree size");
+    return base::fail(base::Errc::invalid_argument, "first tree size " + std::to_string(first_size) +
+                                                        " must be in [1, " + std::to_string(second_size) +
+                                                        "], the second tree size");
   }
-  return ConsistencyProof{first_size, second_size,
-                          shape::consistency_path<Hash>(first_size, second_size, subtrees())};
+  return ConsistencyProof{first_size, second_size, shape::consistency_path<Hash>(first_size, second_size, subtrees())};
 }
 
 bool verify_inclusion(const TreeHasher& hasher, const Hash& leaf_hash, const InclusionProof& proof,

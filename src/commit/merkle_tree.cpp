@@ -42,8 +42,7 @@ Hash sha256_digest(const crypto::Sha256State& state) noexcept {
 }  // namespace
 
 base::Failure detail::index_error(std::uint64_t index, const std::string& bound) {
-  return base::fail(base::Errc::invalid_argument,
-                    "leaf index " + std::to_string(index) + " is not below " + bound);
+  return base::fail(base::Errc::invalid_argument, "leaf index " + std::to_string(index) + " is not below " + bound);
 }
 
 Hash TreeHasher::empty() const noexcept {
@@ -68,8 +67,7 @@ Hash TreeHasher::node(const Hash& left, const Hash& right) const noexcept {
   return sha256_digest(state);
 }
 
-void TreeHasher::leaves(const std::uint8_t* const* inputs, std::size_t length, Hash* out,
-                        std::size_t count) const {
+void TreeHasher::leaves(const std::uint8_t* const* inputs, std::size_t length, Hash* out, std::size_t count) const {
   constexpr std::size_t kChunk = 16;  // as in pairs()
   // tag || input, then FIPS 180-4, Sec. 5.1.1 padding: 0x80, zeros, and
   // the bit length in the last 8 bytes. SHA3-256 pads inside

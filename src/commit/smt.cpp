@@ -7,10 +7,10 @@
 #include <array>
 #include <bit>
 #include <cassert>
-#include <cstring>
-#include <string>
 #include <cstdlib>
+#include <cstring>
 #include <new>
+#include <string>
 #include <thread>
 #include <type_traits>
 
@@ -107,9 +107,8 @@ base::Status sorted_changes(std::span<const Item> items, unsigned partitions, ba
   if (items.size() > kMaxBatch) {
     return base::fail(base::Errc::invalid_argument, "state tree: a batch holds at most 2^28 changes");
   }
-  const auto& order =
-      sorted_order(items.size(), [&](std::size_t i) -> const Hash& { return items[i].key; }, partitions, executor,
-                   arrays);
+  const auto& order = sorted_order(
+      items.size(), [&](std::size_t i) -> const Hash& { return items[i].key; }, partitions, executor, arrays);
   sorted.clear();
   sorted.reserve(items.size());
   for (std::size_t i = 0; i < order.size(); ++i) {
@@ -297,8 +296,7 @@ class TreeBuilder {
     update.stale_nodes = std::move(stale_);
     update.new_nodes.reserve(written_.size());
     for (const Written& w : written_) {
-      update.new_nodes.emplace_back(NodeKey{version_, w.depth, key_prefix(w.path, w.depth)},
-                                    tree_.stored_form(w.node));
+      update.new_nodes.emplace_back(NodeKey{version_, w.depth, key_prefix(w.path, w.depth)}, tree_.stored_form(w.node));
     }
     return update;
   }
@@ -323,9 +321,10 @@ class TreeBuilder {
   std::size_t split(std::size_t begin, std::size_t end, unsigned depth) const {
     const auto first = changes_.begin() + static_cast<std::ptrdiff_t>(begin);
     const auto last = changes_.begin() + static_cast<std::ptrdiff_t>(end);
-    return begin + static_cast<std::size_t>(
-                       std::partition_point(first, last, [depth](const StateChange& c) { return !key_bit(c.key, depth); }) -
-                       first);
+    return begin +
+           static_cast<std::size_t>(
+               std::partition_point(first, last, [depth](const StateChange& c) { return !key_bit(c.key, depth); }) -
+               first);
   }
 
   std::uint32_t new_node() {
@@ -388,8 +387,7 @@ class TreeBuilder {
   }
 
   // An internal node at `depth` with its new children: written, and hashed.
-  void finish_internal(std::uint32_t index, unsigned depth, const Hash& path, std::uint32_t left,
-                       std::uint32_t right) {
+  void finish_internal(std::uint32_t index, unsigned depth, const Hash& path, std::uint32_t left, std::uint32_t right) {
     MemNode& node = tree_.nodes_[index];
     mark_stale(node, path, depth);
     node.version = version_;
@@ -436,8 +434,8 @@ class TreeBuilder {
       const StateEntry entry = tree_.entries_[node.left];
       const auto first = changes_.begin() + static_cast<std::ptrdiff_t>(begin);
       const auto last = changes_.begin() + static_cast<std::ptrdiff_t>(end);
-      const auto hit = std::lower_bound(first, last, entry.key,
-                                        [](const StateChange& c, const Hash& key) { return c.key < key; });
+      const auto hit =
+          std::lower_bound(first, last, entry.key, [](const StateChange& c, const Hash& key) { return c.key < key; });
       const bool found = hit != last && hit->key == entry.key;
       if (!found && added == 0) return {index, false};
       if (found && added == 1 && hit->value_hash == entry.value_hash) return {index, false};
@@ -478,8 +476,7 @@ class TreeLoader {
  public:
   using MemNode = SparseMerkleTree::MemNode;
 
-  TreeLoader(SparseMerkleTree& tree, const NodeReader& reader)
-      : tree_(tree), reader_(reader), schedule_(1, nullptr) {}
+  TreeLoader(SparseMerkleTree& tree, const NodeReader& reader) : tree_(tree), reader_(reader), schedule_(1, nullptr) {}
 
   base::Result<std::uint32_t> load(const ChildRef& ref, unsigned depth, const Hash& path) {
     const NodeKey key{ref.version, static_cast<std::uint16_t>(depth), path};
@@ -543,7 +540,7 @@ class TreeLoader {
 // ---- SparseMerkleTree ------------------------------------------------------------
 
 base::Result<SparseMerkleTree> SparseMerkleTree::from_entries(std::span<const StateEntry> entries,
-                                                             std::uint64_t version, base::Executor* executor) {
+                                                              std::uint64_t version, base::Executor* executor) {
   SparseMerkleTree tree;
   SION_TRY_STATUS(TreeBuilder::apply_batch(tree, entries, version, UpdateOptions{executor, false}));
   return tree;
@@ -556,8 +553,9 @@ base::Result<SparseMerkleTree> SparseMerkleTree::load(const NodeReader& reader, 
   SION_TRY(tree.root_, loader.load(*root, 0, Hash{}));
   loader.hash();
   if (tree.root_hash() != root->hash) {
-    return base::fail(base::Errc::corrupt_store, "state tree: the stored nodes hash to " + base::to_hex(tree.root_hash()) +
-                                                     ", not to the stored root " + base::to_hex(root->hash));
+    return base::fail(base::Errc::corrupt_store, "state tree: the stored nodes hash to " +
+                                                     base::to_hex(tree.root_hash()) + ", not to the stored root " +
+                                                     base::to_hex(root->hash));
   }
   return tree;
 }
@@ -702,7 +700,8 @@ void SparseMerkleTree::prove_range(std::uint32_t node, unsigned depth, const Has
   if (node == kNone || nodes_[node].leaf) {
     shape.push_back(false);
     shape.push_back(node != kNone);
-    if (node != kNone) proof.leaves.push_back({entries_[nodes_[node].left].key, entries_[nodes_[node].left].value_hash});
+    if (node != kNone)
+      proof.leaves.push_back({entries_[nodes_[node].left].key, entries_[nodes_[node].left].value_hash});
     return;
   }
   shape.push_back(true);
@@ -742,8 +741,7 @@ StateMultiProof SparseMerkleTree::prove_many(std::span<const Hash> keys) const {
   return proof;
 }
 
-base::Result<StateProof> prove_stored(const NodeReader& reader, const std::optional<ChildRef>& root,
-                                      const Hash& key) {
+base::Result<StateProof> prove_stored(const NodeReader& reader, const std::optional<ChildRef>& root, const Hash& key) {
   StateProof proof;
   std::optional<ChildRef> ref = root;
   unsigned depth = 0;
@@ -975,8 +973,7 @@ TreeScratch::Arrays& TreeScratch::arrays() {
 SortArrays& sort_arrays_of(TreeScratch& scratch) { return scratch.arrays().sort; }
 LargeVector<StateChange>& sorted_changes_of(TreeScratch& scratch) { return scratch.arrays().sorted_changes; }
 
-base::Result<Hash> state_root(std::span<const StateEntry> entries, base::Executor* executor,
-                              TreeScratch* kept) {
+base::Result<Hash> state_root(std::span<const StateEntry> entries, base::Executor* executor, TreeScratch* kept) {
   if (entries.size() > kMaxBatch) {
     return base::fail(base::Errc::invalid_argument, "state tree: a batch holds at most 2^28 changes");
   }
@@ -1007,8 +1004,7 @@ base::Result<Hash> state_root(std::span<const StateEntry> entries, base::Executo
         scratch.keys[done + j] = entry.key;
         values[j] = entry.value_hash;
       }
-      hash_nodes(Domain::state_leaf, scratch.keys.data() + done, values.data(), scratch.leaf_hashes.data() + done,
-                 n);
+      hash_nodes(Domain::state_leaf, scratch.keys.data() + done, values.data(), scratch.leaf_hashes.data() + done, n);
     }
     for (std::size_t i = first; i < last && i + 1 < count; ++i) {
       const unsigned shared = common_prefix_bits(entries[order[i]].key, entries[order[i + 1]].key);
@@ -1048,7 +1044,8 @@ base::Result<Hash> state_root(std::span<const StateEntry> entries, base::Executo
   std::vector<std::uint16_t> lcp;
   for (unsigned p = 0; p < partitions; ++p) {
     if (parts[p].empty) continue;
-    if (!keys.empty()) lcp.push_back(static_cast<std::uint16_t>(common_prefix_bits(keys.back(), scratch.keys[bounds[p]])));
+    if (!keys.empty())
+      lcp.push_back(static_cast<std::uint16_t>(common_prefix_bits(keys.back(), scratch.keys[bounds[p]])));
     keys.push_back(scratch.keys[bounds[p]]);
     hashes.push_back(parts[p].hash);
     depths.push_back(parts[p].leaf ? kLeafItem : static_cast<std::uint16_t>(bits));

@@ -55,15 +55,14 @@ class PartialStateTree::Builder {
           fault = "the internal node at depth " + std::to_string(depth) + " has two empty children";
           return std::nullopt;
         case Kind::leaf:
-          fault = "the internal node at depth " + std::to_string(depth) +
-                  " holds a single leaf (it should have collapsed)";
+          fault =
+              "the internal node at depth " + std::to_string(depth) + " holds a single leaf (it should have collapsed)";
           return std::nullopt;
         case Kind::opaque:
           // Canonical form: a one-child node's child holds two or more entries.
           tree_.nodes_[only].several = true;
           break;
-        case Kind::internal:
-          break;
+        case Kind::internal: break;
       }
     }
     return tree_.add_internal(left, right);
@@ -79,7 +78,7 @@ class PartialStateTree::Builder {
 PartialStateTree::PartialStateTree() { nodes_.emplace_back(); }
 
 base::Result<PartialStateTree> PartialStateTree::from_multiproof(const Hash& root, std::span<const Hash> keys,
-                                                                  const StateMultiProof& proof) {
+                                                                 const StateMultiProof& proof) {
   for (std::size_t i = 1; i < keys.size(); ++i) {
     if (!(keys[i - 1] < keys[i])) {
       return base::fail(base::Errc::invalid_value, "StateMultiProof: the proven keys are not strictly increasing (" +
@@ -130,16 +129,12 @@ base::Result<std::optional<Hash>> PartialStateTree::get(const Hash& key) const {
   for (unsigned depth = 0;; ++depth) {
     const Node& n = nodes_[node];
     switch (n.kind) {
-      case Kind::empty:
-        return std::optional<Hash>{};
-      case Kind::leaf:
-        return n.key == key ? std::optional<Hash>{n.value_hash} : std::optional<Hash>{};
+      case Kind::empty: return std::optional<Hash>{};
+      case Kind::leaf: return n.key == key ? std::optional<Hash>{n.value_hash} : std::optional<Hash>{};
       case Kind::opaque:
         // Unreachable: every proven key's path ends at a known node.
         return base::fail(base::Errc::internal, "state tree: the path of " + hex(key) + " is not known");
-      case Kind::internal:
-        node = key_bit(key, depth) ? n.right : n.left;
-        break;
+      case Kind::internal: node = key_bit(key, depth) ? n.right : n.left; break;
     }
   }
 }
@@ -152,8 +147,8 @@ base::Result<Hash> PartialStateTree::apply(std::span<const StateChange> changes)
       return base::fail(base::Errc::invalid_argument, "state tree: key " + hex(sorted[i].key) + " changes twice");
     }
     if (!covers(sorted[i].key)) {
-      return base::fail(base::Errc::invalid_value, "state tree: changing " + hex(sorted[i].key) +
-                                                       ", which is outside the proven set");
+      return base::fail(base::Errc::invalid_value,
+                        "state tree: changing " + hex(sorted[i].key) + ", which is outside the proven set");
     }
   }
   if (sorted.empty()) return root();
@@ -199,10 +194,10 @@ std::uint32_t PartialStateTree::add_internal(std::uint32_t left, std::uint32_t r
 std::uint32_t PartialStateTree::build(unsigned depth, std::span<const StateEntry> entries) {
   if (entries.empty()) return 0;
   if (entries.size() == 1) return add_leaf(entries[0].key, entries[0].value_hash);
-  const auto middle = static_cast<std::size_t>(
-      std::partition_point(entries.begin(), entries.end(),
-                           [depth](const StateEntry& e) { return !key_bit(e.key, depth); }) -
-      entries.begin());
+  const auto middle =
+      static_cast<std::size_t>(std::partition_point(entries.begin(), entries.end(),
+                                                    [depth](const StateEntry& e) { return !key_bit(e.key, depth); }) -
+                               entries.begin());
   const std::uint32_t left = build(depth + 1, entries.first(middle));
   const std::uint32_t right = build(depth + 1, entries.subspan(middle));
   return add_internal(left, right);
@@ -260,8 +255,7 @@ base::Result<std::uint32_t> PartialStateTree::rebuild(std::uint32_t node, unsign
       if (!changed) return node;  // only deletions of absent keys
       return build(depth, entries);
     }
-    case Kind::opaque:
-      break;
+    case Kind::opaque: break;
   }
   // Unreachable: every proven key's path ends at a known node.
   return base::fail(base::Errc::internal, "state tree: the path of " + hex(changes.front().key) + " is not known");
@@ -282,12 +276,12 @@ base::Result<std::uint32_t> PartialStateTree::join(std::uint32_t left, std::uint
     if (n.kind == Kind::opaque && !n.several) {
       // The other side was emptied by deletions; whether this node now
       // collapses depends on whether the opaque side is a single leaf.
-      const auto deleted = std::find_if(changes.begin(), changes.end(),
-                                        [](const StateChange& c) { return !c.value_hash; });
+      const auto deleted =
+          std::find_if(changes.begin(), changes.end(), [](const StateChange& c) { return !c.value_hash; });
       const Hash& key = deleted != changes.end() ? deleted->key : changes.front().key;
-      return base::fail(base::Errc::invalid_value,
-                        "state tree: deleting " + hex(key) +
-                            " needs the structure of its sibling subtree; prove its neighbours too");
+      return base::fail(
+          base::Errc::invalid_value,
+          "state tree: deleting " + hex(key) + " needs the structure of its sibling subtree; prove its neighbours too");
     }
   }
   return add_internal(left, right);

@@ -128,8 +128,8 @@ bool verify_state_proof(const Hash& root, const Hash& key, const std::optional<H
       // An empty sibling is a clear bit, never a zero hash: one encoding.
       if (sibling == kEmpty) return false;
     }
-    node = key_bit(key, i) ? hash_node(Domain::state_node, sibling, node)
-                           : hash_node(Domain::state_node, node, sibling);
+    node =
+        key_bit(key, i) ? hash_node(Domain::state_node, sibling, node) : hash_node(Domain::state_node, node, sibling);
   }
   // Bits past depth must be clear: each sibling is marked exactly once.
   if (next != 0) return false;

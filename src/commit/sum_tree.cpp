@@ -52,9 +52,7 @@ template <std::size_t kLen, class Fill, class Store>
 void hash_level(std::size_t count, base::Executor* executor, const Fill& fill, const Store& store) {
   constexpr std::size_t kParallelMinimum = 2048;
   base::for_slices(executor, count, count < kParallelMinimum ? 1 : base::concurrency(executor),
-                     [&](unsigned, std::size_t begin, std::size_t end) {
-                       hash_in_lanes<kLen>(begin, end, fill, store);
-                     });
+                   [&](unsigned, std::size_t begin, std::size_t end) { hash_in_lanes<kLen>(begin, end, fill, store); });
 }
 
 }  // namespace
@@ -79,8 +77,8 @@ base::Result<SumTree> SumTree::build(std::span<const SumLeaf> leaves, base::Exec
   for (std::size_t i = 0; i < leaves.size(); ++i) {
     const auto sum = base::checked_add(total, leaves[i].amount);
     if (!sum) {
-      return base::fail(base::Errc::invalid_value, "sum tree: the amounts of leaves 0.." + std::to_string(i) +
-                                                       " add up past 2^64 - 1");
+      return base::fail(base::Errc::invalid_value,
+                        "sum tree: the amounts of leaves 0.." + std::to_string(i) + " add up past 2^64 - 1");
     }
     total = *sum;
   }
@@ -89,15 +87,21 @@ base::Result<SumTree> SumTree::build(std::span<const SumLeaf> leaves, base::Exec
   detail::LargeVector<SumNode>& bottom = tree.levels_.emplace_back(leaves.size());
   hash_level<kLeafInput>(
       leaves.size(), executor, [&leaves](std::size_t i, std::uint8_t* input) { fill_leaf(input, leaves[i]); },
-      [&leaves, &bottom](std::size_t i, const Hash& digest) { bottom[i] = {digest, leaves[i].amount}; });
+      [&leaves, &bottom](std::size_t i, const Hash& digest) {
+        bottom[i] = {digest, leaves[i].amount};
+      });
   while (tree.levels_.back().size() > 1) {
     const detail::LargeVector<SumNode>& level = tree.levels_.back();
     detail::LargeVector<SumNode> next((level.size() + 1) / 2);
     const auto sum = [&level](std::size_t j) { return level[2 * j].sum + level[2 * j + 1].sum; };
     hash_level<kNodeInput>(
         level.size() / 2, executor,
-        [&level, &sum](std::size_t j, std::uint8_t* input) { fill_node(input, level[2 * j], level[2 * j + 1], sum(j)); },
-        [&next, &sum](std::size_t j, const Hash& digest) { next[j] = {digest, sum(j)}; });
+        [&level, &sum](std::size_t j, std::uint8_t* input) {
+          fill_node(input, level[2 * j], level[2 * j + 1], sum(j));
+        },
+        [&next, &sum](std::size_t j, const Hash& digest) {
+          next[j] = {digest, sum(j)};
+        });
     if (level.size() % 2 == 1) next.back() = level.back();
     tree.levels_.push_back(std::move(next));
   }
@@ -126,14 +130,14 @@ base::Result<SumProof> SumTree::prove(std::uint64_t leaf_index) const {
 bool verify_sum_proof(const SumLeaf& leaf, const SumProof& proof, const SumNode& root,
                       std::uint64_t leaf_count) noexcept {
   if (proof.leaf_count != leaf_count) return false;
-  const auto computed = shape::root_from_inclusion_path<SumNode>(
-      proof.leaf_index, proof.leaf_count, sum_leaf_node(leaf),
-      std::span<const SumNode>(proof.path.data(), proof.path.size()),
-      [](const SumNode& left, const SumNode& right, SumNode& out) {
-        const auto parent = sum_parent(left, right);
-        if (parent) out = *parent;
-        return parent.has_value();
-      });
+  const auto computed =
+      shape::root_from_inclusion_path<SumNode>(proof.leaf_index, proof.leaf_count, sum_leaf_node(leaf),
+                                               std::span<const SumNode>(proof.path.data(), proof.path.size()),
+                                               [](const SumNode& left, const SumNode& right, SumNode& out) {
+                                                 const auto parent = sum_parent(left, right);
+                                                 if (parent) out = *parent;
+                                                 return parent.has_value();
+                                               });
   return computed && *computed == root;
 }
 

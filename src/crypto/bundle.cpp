@@ -27,9 +27,8 @@ struct ProfileInfo {
 };
 
 constexpr ProfileInfo kProfiles[] = {
-    {Profile::dual, "dual", kDual},         {Profile::cold, "cold", kCold},
-    {Profile::strong, "strong", kStrong},   {Profile::hybrid, "hybrid", kHybrid},
-    {Profile::classic, "classic", kClassic},
+    {Profile::dual, "dual", kDual},       {Profile::cold, "cold", kCold},          {Profile::strong, "strong", kStrong},
+    {Profile::hybrid, "hybrid", kHybrid}, {Profile::classic, "classic", kClassic},
 };
 
 KeySeed component_seed(const KeySeed& master, std::size_t index) {
@@ -86,8 +85,8 @@ std::size_t SignatureBundle::byte_size() const noexcept {
 base::Status check_key_bundle(const KeyBundle& bundle) {
   if (bundle.parts.empty()) return base::fail(base::Errc::invalid_value, "key bundle has no keys");
   if (!codec::valid(bundle)) {
-    return base::fail(base::Errc::length_over_max, "key bundle has more than " + std::to_string(kMaxBundleKeys) +
-                                                        " keys or an oversized key");
+    return base::fail(base::Errc::length_over_max,
+                      "key bundle has more than " + std::to_string(kMaxBundleKeys) + " keys or an oversized key");
   }
   for (std::size_t i = 0; i < bundle.parts.size(); ++i) {
     const auto& part = bundle.parts[i];
@@ -96,10 +95,9 @@ base::Status check_key_bundle(const KeyBundle& bundle) {
       return base::fail(base::Errc::invalid_value, "key " + std::to_string(i) + " names an unknown scheme");
     }
     if (part.key.size() != expected) {
-      return base::fail(base::Errc::invalid_value, "key " + std::to_string(i) + " (" +
-                                                       std::string(scheme_name(part.scheme)) + ") has " +
-                                                       std::to_string(part.key.size()) + " bytes, expected " +
-                                                       std::to_string(expected));
+      return base::fail(base::Errc::invalid_value,
+                        "key " + std::to_string(i) + " (" + std::string(scheme_name(part.scheme)) + ") has " +
+                            std::to_string(part.key.size()) + " bytes, expected " + std::to_string(expected));
     }
     for (std::size_t j = 0; j < i; ++j) {
       if (bundle.parts[j].scheme == part.scheme) {
@@ -155,9 +153,8 @@ SigningBundle::SigningBundle(std::vector<SigningKey> keys, KeyBundle public_bund
 
 base::Result<SigningBundle> SigningBundle::from_seed(std::span<const Scheme> schemes, const KeySeed& master) {
   if (schemes.empty() || schemes.size() > kMaxBundleKeys) {
-    return base::fail(base::Errc::invalid_argument,
-                      "a bundle has 1 to " + std::to_string(kMaxBundleKeys) + " keys, not " +
-                          std::to_string(schemes.size()));
+    return base::fail(base::Errc::invalid_argument, "a bundle has 1 to " + std::to_string(kMaxBundleKeys) +
+                                                        " keys, not " + std::to_string(schemes.size()));
   }
   std::vector<SigningKey> keys;
   KeyBundle public_bundle;

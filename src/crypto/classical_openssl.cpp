@@ -171,8 +171,7 @@ PkeyPtr pkey_from_params(const char* type, OSSL_PARAM* params, int selection) no
 bool digest_verify(EVP_PKEY* key, const char* md, ByteView message, const std::uint8_t* sig,
                    std::size_t sig_len) noexcept {
   const MdCtxPtr ctx(EVP_MD_CTX_new());
-  if (ctx == nullptr ||
-      EVP_DigestVerifyInit_ex(ctx.get(), nullptr, md, nullptr, nullptr, key, nullptr) != 1) {
+  if (ctx == nullptr || EVP_DigestVerifyInit_ex(ctx.get(), nullptr, md, nullptr, nullptr, key, nullptr) != 1) {
     return false;
   }
   return EVP_DigestVerify(ctx.get(), sig, sig_len, data_or_empty(message), message.size()) == 1;
@@ -182,8 +181,7 @@ bool digest_verify(EVP_PKEY* key, const char* md, ByteView message, const std::u
 std::size_t digest_sign(EVP_PKEY* key, const char* md, ByteView message, std::uint8_t* sig,
                         std::size_t capacity) noexcept {
   const MdCtxPtr ctx(EVP_MD_CTX_new());
-  if (ctx == nullptr ||
-      EVP_DigestSignInit_ex(ctx.get(), nullptr, md, nullptr, nullptr, key, nullptr) != 1) {
+  if (ctx == nullptr || EVP_DigestSignInit_ex(ctx.get(), nullptr, md, nullptr, nullptr, key, nullptr) != 1) {
     return 0;
   }
   std::size_t len = capacity;
@@ -255,8 +253,7 @@ PkeyPtr p256_public_key(ByteView encoded) noexcept {
   EVP_PKEY* params = p256_template();
   if (params == nullptr) return nullptr;
   PkeyPtr key(EVP_PKEY_dup(params));
-  if (key == nullptr ||
-      EVP_PKEY_set1_encoded_public_key(key.get(), encoded.data(), encoded.size()) != 1) {
+  if (key == nullptr || EVP_PKEY_set1_encoded_public_key(key.get(), encoded.data(), encoded.size()) != 1) {
     return nullptr;
   }
   return key;
@@ -281,8 +278,7 @@ PkeyPtr p256_private_key(const Scalar& secret) noexcept {
 }
 
 // FIPS 186-5 Sec. 6.4.2 on (r, s) already split out of their encoding.
-bool p256_verify_rs(ByteView public_key, ByteView message, const Scalar& r, const Scalar& s,
-                    HighS high_s) noexcept {
+bool p256_verify_rs(ByteView public_key, ByteView message, const Scalar& r, const Scalar& s, HighS high_s) noexcept {
   if (!in_scalar_range(r) || !in_scalar_range(s)) return false;  // step 1
   if (high_s == HighS::reject && is_high_s(s)) return false;
   if (!has_public_key_shape(public_key)) return false;
@@ -306,8 +302,7 @@ PkeyPtr private_key(const SecretKey& secret) noexcept {
   // RFC 8032 Sec. 5.1.5: OpenSSL hashes the seed, prunes the scalar and
   // derives A; the key object keeps the seed in secure memory and clears it
   // when freed.
-  return PkeyPtr(
-      EVP_PKEY_new_raw_private_key_ex(nullptr, "ED25519", nullptr, secret.data(), secret.size()));
+  return PkeyPtr(EVP_PKEY_new_raw_private_key_ex(nullptr, "ED25519", nullptr, secret.data(), secret.size()));
 }
 }  // namespace
 
@@ -340,8 +335,7 @@ bool verify(ByteView public_key, ByteView message, ByteView signature) noexcept 
   const OpensslErrorScope errors;
   // Sec. 5.1.7. OpenSSL decodes A when verifying (a non-point fails there),
   // rejects S >= L and compares R by its encoding.
-  const PkeyPtr key(EVP_PKEY_new_raw_public_key_ex(nullptr, "ED25519", nullptr, public_key.data(),
-                                                   public_key.size()));
+  const PkeyPtr key(EVP_PKEY_new_raw_public_key_ex(nullptr, "ED25519", nullptr, public_key.data(), public_key.size()));
   if (key == nullptr) return false;
   return digest_verify(key.get(), nullptr, message, signature.data(), signature.size());
 }
@@ -402,8 +396,7 @@ bool verify(ByteView public_key, ByteView message, ByteView signature, HighS hig
                         scalar_from(signature.last(kScalarBytes)), high_s);
 }
 
-bool verify_der(ByteView public_key, ByteView message, ByteView der_signature,
-                HighS high_s) noexcept {
+bool verify_der(ByteView public_key, ByteView message, ByteView der_signature, HighS high_s) noexcept {
   Scalar r{};
   Scalar s{};
   if (der_signature.size() > kMaxDerSignatureBytes || !parse_der_signature(der_signature, r, s)) {

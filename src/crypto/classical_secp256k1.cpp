@@ -48,8 +48,7 @@ const secp256k1_context* context() noexcept {
 // forms 0x06/0x07, which libsecp256k1 would parse, are refused; the library
 // checks that x (and y) are below p and that the point is on the curve.
 bool parse_public_key(ByteView encoded, secp256k1_pubkey& out) noexcept {
-  const bool compressed =
-      encoded.size() == kPublicKeyBytes && (encoded[0] == 0x02 || encoded[0] == 0x03);
+  const bool compressed = encoded.size() == kPublicKeyBytes && (encoded[0] == 0x02 || encoded[0] == 0x03);
   const bool uncompressed = encoded.size() == kUncompressedPublicKeyBytes && encoded[0] == 0x04;
   if (!compressed && !uncompressed) return false;
   return secp256k1_ec_pubkey_parse(context(), &out, encoded.data(), encoded.size()) == 1;
@@ -69,8 +68,7 @@ base::Result<PublicKey> keygen(const SecretKey& secret) {
   }
   PublicKey out{};
   std::size_t len = out.size();
-  if (secp256k1_ec_pubkey_serialize(ctx, out.data(), &len, &point, SECP256K1_EC_COMPRESSED) != 1 ||
-      len != out.size()) {
+  if (secp256k1_ec_pubkey_serialize(ctx, out.data(), &len, &point, SECP256K1_EC_COMPRESSED) != 1 || len != out.size()) {
     return fail(Errc::internal, "secp256k1: could not encode the public key");
   }
   return out;

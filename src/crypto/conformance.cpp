@@ -26,8 +26,8 @@ namespace sion::crypto {
 namespace {
 
 namespace fs = std::filesystem;
-using base::ByteView;
 using base::Bytes;
+using base::ByteView;
 using base::Errc;
 using nlohmann::json;
 
@@ -62,9 +62,7 @@ class Problems {
 class Obj {
  public:
   Obj(const json& value, std::string where, Problems& problems)
-      : value_(value.is_object() ? &value : nullptr),
-        where_(std::move(where)),
-        problems_(&problems) {
+      : value_(value.is_object() ? &value : nullptr), where_(std::move(where)), problems_(&problems) {
     if (value_ == nullptr) problems_->add(Errc::invalid_value, where_ + " is not a JSON object");
   }
 
@@ -102,9 +100,7 @@ class Obj {
   }
 
   // The string if present, `fallback` if absent.
-  std::string str_or(const char* key, std::string fallback) const {
-    return has(key) ? str(key) : fallback;
-  }
+  std::string str_or(const char* key, std::string fallback) const { return has(key) ? str(key) : fallback; }
 
   // `key` must be one of `allowed`.
   std::string one_of(const char* key, std::initializer_list<std::string_view> allowed) const {
@@ -113,8 +109,8 @@ class Obj {
     if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
       std::string list;
       for (const std::string_view a : allowed) list += (list.empty() ? "" : ", ") + in_quotes(a);
-      problems_->add(Errc::invalid_value, "field " + field(key) + " is " + in_quotes(value) +
-                                              "; expected one of " + list);
+      problems_->add(Errc::invalid_value,
+                     "field " + field(key) + " is " + in_quotes(value) + "; expected one of " + list);
     }
     return value;
   }
@@ -145,8 +141,7 @@ class Obj {
     if (!ok()) return {};
     base::Result<Bytes> bytes = base::from_hex(text);
     if (!bytes) {
-      problems_->add(Errc::invalid_value,
-                     "field " + field(key) + " is not hex: " + bytes.error().reason);
+      problems_->add(Errc::invalid_value, "field " + field(key) + " is not hex: " + bytes.error().reason);
       return {};
     }
     return std::move(bytes).value();
@@ -199,17 +194,11 @@ class Obj {
   }
 
   // An element of one of this object's arrays, called `name` ("tests[3]").
-  Obj element(const json& value, const std::string& name) const {
-    return Obj(value, join(name), *problems_);
-  }
+  Obj element(const json& value, const std::string& name) const { return Obj(value, join(name), *problems_); }
 
  private:
-  std::string join(const std::string& name) const {
-    return where_.empty() ? name : where_ + ", " + name;
-  }
-  std::string field(const char* key) const {
-    return in_quotes(key) + (where_.empty() ? "" : " in " + where_);
-  }
+  std::string join(const std::string& name) const { return where_.empty() ? name : where_ + ", " + name; }
+  std::string field(const char* key) const { return in_quotes(key) + (where_.empty() ? "" : " in " + where_); }
   void wrong_type(const char* key, const char* expected) const {
     problems_->add(Errc::invalid_value, "field " + field(key) + " is not " + expected);
   }
@@ -236,14 +225,13 @@ class Checks {
   // Byte-exact comparison with the expected value.
   void compare(std::string_view what, ByteView got, ByteView want) {
     if (got.size() != want.size()) {
-      fail(std::string(what) + " is " + std::to_string(got.size()) + " bytes, expected " +
-           std::to_string(want.size()));
+      fail(std::string(what) + " is " + std::to_string(got.size()) + " bytes, expected " + std::to_string(want.size()));
       return;
     }
     const auto diff = std::mismatch(got.begin(), got.end(), want.begin());
     if (diff.first != got.end()) {
-      fail(std::string(what) + " differs from the expected value at byte " +
-           std::to_string(diff.first - got.begin()) + " of " + std::to_string(got.size()));
+      fail(std::string(what) + " differs from the expected value at byte " + std::to_string(diff.first - got.begin()) +
+           " of " + std::to_string(got.size()));
     }
   }
   void skip(std::string why) { skip_ = std::move(why); }
@@ -260,8 +248,7 @@ class Checks {
 
 class Recorder {
  public:
-  Recorder(ConformanceReport& report, const ConformanceFilter& filter)
-      : report_(report), filter_(filter) {}
+  Recorder(ConformanceReport& report, const ConformanceFilter& filter) : report_(report), filter_(filter) {}
 
   // Starts a group; its cases run only if the filter selects its parameter set.
   void begin_group(std::int64_t id, std::string parameter_set, std::string label) {
@@ -353,12 +340,10 @@ std::optional<mldsa::Level> mldsa_level(std::string_view name) {
 std::optional<mldsa::PreHash> mldsa_prehash(std::string_view name) {
   using mldsa::PreHash;
   static constexpr std::pair<std::string_view, PreHash> kNames[] = {
-      {"SHA2-224", PreHash::sha2_224},         {"SHA2-256", PreHash::sha2_256},
-      {"SHA2-384", PreHash::sha2_384},         {"SHA2-512", PreHash::sha2_512},
-      {"SHA2-512/224", PreHash::sha2_512_224}, {"SHA2-512/256", PreHash::sha2_512_256},
-      {"SHA3-224", PreHash::sha3_224},         {"SHA3-256", PreHash::sha3_256},
-      {"SHA3-384", PreHash::sha3_384},         {"SHA3-512", PreHash::sha3_512},
-      {"SHAKE-128", PreHash::shake128},        {"SHAKE-256", PreHash::shake256},
+      {"SHA2-224", PreHash::sha2_224}, {"SHA2-256", PreHash::sha2_256},         {"SHA2-384", PreHash::sha2_384},
+      {"SHA2-512", PreHash::sha2_512}, {"SHA2-512/224", PreHash::sha2_512_224}, {"SHA2-512/256", PreHash::sha2_512_256},
+      {"SHA3-224", PreHash::sha3_224}, {"SHA3-256", PreHash::sha3_256},         {"SHA3-384", PreHash::sha3_384},
+      {"SHA3-512", PreHash::sha3_512}, {"SHAKE-128", PreHash::shake128},        {"SHAKE-256", PreHash::shake256},
   };
   for (const auto& [text, value] : kNames) {
     if (name == text) return value;
@@ -411,8 +396,7 @@ MlDsaGroup read_mldsa_group(const Obj& group) {
   g.external_mu = group.boolean("externalMu");
   g.internal = interface == "internal";
   g.prehashed = prehash == "preHash";
-  g.label = g.set + " " + interface + (prehash == "none" ? "" : " " + prehash) +
-            (g.external_mu ? " externalMu" : "");
+  g.label = g.set + " " + interface + (prehash == "none" ? "" : " " + prehash) + (g.external_mu ? " externalMu" : "");
   return g;
 }
 
@@ -504,8 +488,8 @@ void acvp_mldsa_sigver(const Obj& group, std::int64_t tg_id, Recorder& recorder)
       accepted = mldsa::verify(*g.level, pk, in.message, in.context, sig);
     }
     if (accepted != expected) {
-      checks.fail("signature " + verdict_name(accepted) + ", but testPassed is " +
-                  (expected ? "true" : "false") + (reason.empty() ? "" : " (" + reason + ")"));
+      checks.fail("signature " + verdict_name(accepted) + ", but testPassed is " + (expected ? "true" : "false") +
+                  (reason.empty() ? "" : " (" + reason + ")"));
     }
   });
 }
@@ -554,8 +538,7 @@ SlhDsaGroup read_slhdsa_group(const Obj& group) {
   if (prehash == "preHash") {
     g.unsupported = "preHash (HashSLH-DSA, FIPS 205 Alg. 23) is not implemented";
   } else if (prehash != (g.external ? "pure" : "none")) {
-    g.unsupported = "preHash " + in_quotes(prehash) + " does not fit signatureInterface " +
-                    in_quotes(interface);
+    g.unsupported = "preHash " + in_quotes(prehash) + " does not fit signatureInterface " + in_quotes(interface);
   }
   g.label = g.set_name + " " + interface + (prehash == "none" ? "" : " " + prehash);
   return g;
@@ -585,13 +568,11 @@ void acvp_slhdsa_siggen(const Obj& group, std::int64_t tg_id, Recorder& recorder
     if (g.external) {
       sig = deterministic ? slhdsa::sign_deterministic(*sk, message, context)
                           : slhdsa::sign(*sk, message, context, addrnd);
-      checks.expect(slhdsa::verify(pk, message, context, expected),
-                    "the expected signature does not verify");
+      checks.expect(slhdsa::verify(pk, message, context, expected), "the expected signature does not verify");
     } else {
       sig = deterministic ? slhdsa::sign_internal_deterministic(*sk, message)
                           : slhdsa::sign_internal(*sk, message, addrnd);
-      checks.expect(slhdsa::verify_internal(pk, message, expected),
-                    "the expected signature does not verify");
+      checks.expect(slhdsa::verify_internal(pk, message, expected), "the expected signature does not verify");
     }
     if (!sig) return checks.fail("signing failed: " + sig.error().to_string());
     checks.compare("signature", *sig, expected);
@@ -614,19 +595,18 @@ void acvp_slhdsa_sigver(const Obj& group, std::int64_t tg_id, Recorder& recorder
     if (!g.unsupported.empty()) return checks.fail(g.unsupported);
     const auto pk = slhdsa::PublicKey::from_bytes(*g.set, pk_bytes);
     if (!pk) return checks.fail("pk does not decode: " + pk.error().to_string());
-    const bool accepted = g.external ? slhdsa::verify(*pk, message, context, sig)
-                                     : slhdsa::verify_internal(*pk, message, sig);
+    const bool accepted =
+        g.external ? slhdsa::verify(*pk, message, context, sig) : slhdsa::verify_internal(*pk, message, sig);
     if (accepted != expected) {
-      checks.fail("signature " + verdict_name(accepted) + ", but testPassed is " +
-                  (expected ? "true" : "false") + (reason.empty() ? "" : " (" + reason + ")"));
+      checks.fail("signature " + verdict_name(accepted) + ", but testPassed is " + (expected ? "true" : "false") +
+                  (reason.empty() ? "" : " (" + reason + ")"));
     }
   });
 }
 
 using GroupRunner = void (*)(const Obj&, std::int64_t, Recorder&);
 
-base::Status run_acvp(const Obj& top, Problems& problems, const ConformanceFilter& filter,
-                      ConformanceReport& report) {
+base::Status run_acvp(const Obj& top, Problems& problems, const ConformanceFilter& filter, ConformanceReport& report) {
   report.format = VectorFormat::acvp_merged;
   report.algorithm = top.str("algorithm");
   report.mode = top.str("mode");
@@ -648,10 +628,9 @@ base::Status run_acvp(const Obj& top, Problems& problems, const ConformanceFilte
     if (entry.algorithm == report.algorithm && entry.mode == report.mode) run = entry.run;
   }
   if (run == nullptr) {
-    return base::fail(Errc::unsupported,
-                      "ACVP algorithm " + in_quotes(report.algorithm) + " mode " +
-                          in_quotes(report.mode) +
-                          " is not supported (known: ML-DSA and SLH-DSA; keyGen, sigGen, sigVer)");
+    return base::fail(Errc::unsupported, "ACVP algorithm " + in_quotes(report.algorithm) + " mode " +
+                                             in_quotes(report.mode) +
+                                             " is not supported (known: ML-DSA and SLH-DSA; keyGen, sigGen, sigVer)");
   }
 
   Recorder recorder(report, filter);
@@ -712,18 +691,13 @@ std::string described(std::string_view what, const std::string& comment) {
 void judge_verdict(const Obj& test, Checks& checks, Expect expect, bool accepted) {
   const std::string comment = test.str_or("comment", "");
   switch (expect) {
-    case Expect::valid:
-      checks.expect(accepted, described("valid signature rejected", comment));
-      break;
-    case Expect::invalid:
-      checks.expect(!accepted, described("invalid signature accepted", comment));
-      break;
+    case Expect::valid: checks.expect(accepted, described("valid signature rejected", comment)); break;
+    case Expect::invalid: checks.expect(!accepted, described("invalid signature accepted", comment)); break;
     case Expect::acceptable:
       if (const auto verdict = acceptable_verdict(test.strings_or_empty("flags"))) {
-        checks.expect(accepted == *verdict,
-                      described("acceptable signature " + verdict_name(accepted) +
-                                    "; Sion's policy for its flags is " + verdict_name(*verdict),
-                                comment));
+        checks.expect(accepted == *verdict, described("acceptable signature " + verdict_name(accepted) +
+                                                          "; Sion's policy for its flags is " + verdict_name(*verdict),
+                                                      comment));
       } else {
         checks.skip(described("acceptable: " + verdict_name(accepted) + ", not judged", comment));
       }
@@ -731,8 +705,7 @@ void judge_verdict(const Obj& test, Checks& checks, Expect expect, bool accepted
   }
 }
 
-void wycheproof_eddsa(const Obj& group, std::int64_t id, Recorder& recorder,
-                      WycheproofTally& tally) {
+void wycheproof_eddsa(const Obj& group, std::int64_t id, Recorder& recorder, WycheproofTally& tally) {
   const Obj key = group.object("publicKey");
   const std::string curve = key.str("curve");
   const Bytes pk = key.hex("pk");
@@ -780,8 +753,7 @@ std::optional<std::array<std::uint8_t, 32>> der_s(ByteView der) {
   return out;
 }
 
-void wycheproof_ecdsa(const Obj& group, std::int64_t id, Recorder& recorder,
-                      WycheproofTally& tally, bool der) {
+void wycheproof_ecdsa(const Obj& group, std::int64_t id, Recorder& recorder, WycheproofTally& tally, bool der) {
   const std::string type = der ? "EcdsaVerify" : "EcdsaP1363Verify";
   const Obj key = group.object("publicKey");
   const std::string curve = key.str("curve");
@@ -826,15 +798,13 @@ void wycheproof_ecdsa(const Obj& group, std::int64_t id, Recorder& recorder,
         std::copy(sig.begin() + 32, sig.end(), s->begin());
       }
       if (!s) return checks.fail("accepted a signature whose s cannot be read");
-      high = std::lexicographical_compare(kP256HalfOrder.begin(), kP256HalfOrder.end(),
-                                          s->begin(), s->end());
+      high = std::lexicographical_compare(kP256HalfOrder.begin(), kP256HalfOrder.end(), s->begin(), s->end());
       if (high) ++tally.high_s;
     }
     const bool strict = run(uncompressed, HighS::reject);
     if (strict != (permissive && !high)) {
-      checks.fail("strict verifier (HighS::reject) " + verdict_name(strict) + " a " +
-                  (high ? "high" : "low") + "-S signature the permissive verifier " +
-                  verdict_name(permissive));
+      checks.fail("strict verifier (HighS::reject) " + verdict_name(strict) + " a " + (high ? "high" : "low") +
+                  "-S signature the permissive verifier " + verdict_name(permissive));
     }
   });
 }
@@ -843,8 +813,8 @@ std::string unknown_level(std::string_view algorithm) {
   return "algorithm " + in_quotes(algorithm) + " names no ML-DSA parameter set implemented here";
 }
 
-void wycheproof_mldsa_verify(const Obj& group, std::int64_t id, Recorder& recorder,
-                             WycheproofTally& tally, const std::string& algorithm) {
+void wycheproof_mldsa_verify(const Obj& group, std::int64_t id, Recorder& recorder, WycheproofTally& tally,
+                             const std::string& algorithm) {
   const Bytes pk = group.hex("publicKey");
   if (!group.ok()) return;
   const std::optional<mldsa::Level> level = mldsa_level(algorithm);
@@ -862,8 +832,8 @@ void wycheproof_mldsa_verify(const Obj& group, std::int64_t id, Recorder& record
 
 // Signs one Wycheproof case with `sk`; with `pk` known, the signature made
 // must verify and the case's "mu" must equal external_mu().
-void check_mldsa_sign(const Obj& test, Checks& checks, Expect expect, mldsa::Level level,
-                      const mldsa::SecretKey& sk, const Bytes& pk) {
+void check_mldsa_sign(const Obj& test, Checks& checks, Expect expect, mldsa::Level level, const mldsa::SecretKey& sk,
+                      const Bytes& pk) {
   mldsa::Rnd rnd{};
   if (test.has("rnd")) {
     const Bytes given = test.hex("rnd");
@@ -905,13 +875,10 @@ void check_mldsa_sign(const Obj& test, Checks& checks, Expect expect, mldsa::Lev
       }
       checks.compare("sig", *sig, test.hex("sig"));
       break;
-    case Expect::invalid:
-      checks.expect(!sig.ok(), described("signing succeeded on an invalid case", comment));
-      break;
+    case Expect::invalid: checks.expect(!sig.ok(), described("signing succeeded on an invalid case", comment)); break;
     case Expect::acceptable:
-      checks.skip(described(std::string("acceptable: signing ") + (sig ? "succeeded" : "failed") +
-                                ", not judged",
-                            comment));
+      checks.skip(
+          described(std::string("acceptable: signing ") + (sig ? "succeeded" : "failed") + ", not judged", comment));
       break;
   }
 }
@@ -924,15 +891,14 @@ void judge_unusable_key(const Obj& test, Checks& checks, Expect expect, const st
   if (expect == Expect::acceptable) checks.skip(described("acceptable: " + why, comment));
 }
 
-void wycheproof_mldsa_sign(const Obj& group, std::int64_t id, Recorder& recorder,
-                           WycheproofTally& tally, const std::string& algorithm) {
+void wycheproof_mldsa_sign(const Obj& group, std::int64_t id, Recorder& recorder, WycheproofTally& tally,
+                           const std::string& algorithm) {
   const bool seeded = group.has("privateSeed");
   const Bytes key_bytes = group.hex(seeded ? "privateSeed" : "privateKey");
   const Bytes group_pk = group.hex_or_empty("publicKey");
   if (!group.ok()) return;
   const std::optional<mldsa::Level> level = mldsa_level(algorithm);
-  recorder.begin_group(id, algorithm,
-                       "MlDsaSign " + algorithm + (seeded ? " privateSeed" : " privateKey"));
+  recorder.begin_group(id, algorithm, "MlDsaSign " + algorithm + (seeded ? " privateSeed" : " privateKey"));
 
   // The key, once per group: from the seed, or decoded.
   std::optional<mldsa::KeyPair> keys;
@@ -942,8 +908,7 @@ void wycheproof_mldsa_sign(const Obj& group, std::int64_t id, Recorder& recorder
     if (const auto seed = fixed<mldsa::kSeedBytes>(key_bytes)) {
       keys.emplace(mldsa::keygen(*level, *seed));
     } else {
-      unusable = "privateSeed is " + std::to_string(key_bytes.size()) +
-                 " bytes; keygen takes exactly 32";
+      unusable = "privateSeed is " + std::to_string(key_bytes.size()) + " bytes; keygen takes exactly 32";
     }
   } else if (level) {
     auto decoded = mldsa::SecretKey::from_bytes(*level, key_bytes);
@@ -954,23 +919,25 @@ void wycheproof_mldsa_sign(const Obj& group, std::int64_t id, Recorder& recorder
     }
   }
 
-  run_cases(group, recorder, [&](const Obj& test, Checks& checks) {
-    const Expect expect = read_expect(test, tally);
-    if (!test.ok()) return;
-    if (!level) return checks.fail(unknown_level(algorithm));
-    if (!unusable.empty()) return judge_unusable_key(test, checks, expect, unusable);
-    if (keys) {
-      if (!group_pk.empty()) {
-        checks.compare("public key from privateSeed", keys->public_key, group_pk);
-      }
-      check_mldsa_sign(test, checks, expect, *level, keys->secret_key, keys->public_key);
-    } else {
-      check_mldsa_sign(test, checks, expect, *level, *sk, group_pk);
-    }
-    // A case that is judged before signing (an unusable key, an invalid
-    // case) leaves its inputs and expected signature unread: these names
-    // of the Wycheproof MlDsaSign schema are known either way.
-  }, {"comment", "flags", "msg", "ctx", "mu", "rnd", "sig"});
+  run_cases(group, recorder,
+            [&](const Obj& test, Checks& checks) {
+              const Expect expect = read_expect(test, tally);
+              if (!test.ok()) return;
+              if (!level) return checks.fail(unknown_level(algorithm));
+              if (!unusable.empty()) return judge_unusable_key(test, checks, expect, unusable);
+              if (keys) {
+                if (!group_pk.empty()) {
+                  checks.compare("public key from privateSeed", keys->public_key, group_pk);
+                }
+                check_mldsa_sign(test, checks, expect, *level, keys->secret_key, keys->public_key);
+              } else {
+                check_mldsa_sign(test, checks, expect, *level, *sk, group_pk);
+              }
+              // A case that is judged before signing (an unusable key, an invalid
+              // case) leaves its inputs and expected signature unread: these names
+              // of the Wycheproof MlDsaSign schema are known either way.
+            },
+            {"comment", "flags", "msg", "ctx", "mu", "rnd", "sig"});
 }
 
 base::Status run_wycheproof(const Obj& top, Problems& problems, const ConformanceFilter& filter,
@@ -982,8 +949,8 @@ base::Status run_wycheproof(const Obj& top, Problems& problems, const Conformanc
   const std::int64_t number_of_tests = counted ? top.integer("numberOfTests") : 0;
   if (!problems.ok()) return base::fail(problems.take());
 
-  static constexpr std::string_view kTypes[] = {"EddsaVerify", "EcdsaVerify", "EcdsaP1363Verify",
-                                                "MlDsaSign", "MlDsaVerify"};
+  static constexpr std::string_view kTypes[] = {"EddsaVerify", "EcdsaVerify", "EcdsaP1363Verify", "MlDsaSign",
+                                                "MlDsaVerify"};
   Recorder recorder(report, filter);
   WycheproofTally tally;
   std::vector<std::string> types;
@@ -993,10 +960,9 @@ base::Status run_wycheproof(const Obj& top, Problems& problems, const Conformanc
     const std::string type = group.str("type");
     if (!problems.ok()) break;
     if (std::find(std::begin(kTypes), std::end(kTypes), type) == std::end(kTypes)) {
-      return base::fail(Errc::unsupported,
-                        "Wycheproof test type " + in_quotes(type) + " in " + group.where() +
-                            " is not supported (known: EddsaVerify, EcdsaVerify, "
-                            "EcdsaP1363Verify, MlDsaSign, MlDsaVerify)");
+      return base::fail(Errc::unsupported, "Wycheproof test type " + in_quotes(type) + " in " + group.where() +
+                                               " is not supported (known: EddsaVerify, EcdsaVerify, "
+                                               "EcdsaP1363Verify, MlDsaSign, MlDsaVerify)");
     }
     if (std::find(types.begin(), types.end(), type) == types.end()) types.push_back(type);
     if (type == "EddsaVerify") {
@@ -1015,12 +981,11 @@ base::Status run_wycheproof(const Obj& top, Problems& problems, const Conformanc
   const bool filtered = !filter.parameter_set.empty() || filter.max_cases_per_group != 0;
   if (counted && !filtered && number_of_tests != static_cast<std::int64_t>(report.total())) {
     return base::fail(Errc::invalid_value, "numberOfTests is " + std::to_string(number_of_tests) +
-                                               " but the file holds " +
-                                               std::to_string(report.total()) + " tests");
+                                               " but the file holds " + std::to_string(report.total()) + " tests");
   }
-  report.notes.push_back(std::to_string(report.total()) + " cases: " +
-                         std::to_string(tally.valid) + " valid, " + std::to_string(tally.invalid) +
-                         " invalid, " + std::to_string(tally.acceptable) + " acceptable");
+  report.notes.push_back(std::to_string(report.total()) + " cases: " + std::to_string(tally.valid) + " valid, " +
+                         std::to_string(tally.invalid) + " invalid, " + std::to_string(tally.acceptable) +
+                         " acceptable");
   if (tally.ecdsa) {
     report.notes.push_back(std::to_string(tally.high_s) +
                            " accepted signatures with high S, refused by the strict verifier");
@@ -1033,8 +998,8 @@ base::Status run_wycheproof(const Obj& top, Problems& problems, const Conformanc
 // Wycheproof without "schema": recognised by its groups' "type".
 bool first_group_has_type(const Obj& top) {
   const json* groups = top.find("testGroups");
-  return groups != nullptr && groups->is_array() && !groups->empty() &&
-         groups->front().is_object() && groups->front().contains("type");
+  return groups != nullptr && groups->is_array() && !groups->empty() && groups->front().is_object() &&
+         groups->front().contains("type");
 }
 
 base::Result<ConformanceReport> run_text(std::string_view text, const std::string& name,
@@ -1042,8 +1007,7 @@ base::Result<ConformanceReport> run_text(std::string_view text, const std::strin
   SION_TRY(const json doc, base::parse_json(text));
   if (!doc.is_object()) {
     return base::fail(Errc::invalid_value,
-                      "unknown format: a vector file is a JSON object, this is a JSON " +
-                          std::string(doc.type_name()));
+                      "unknown format: a vector file is a JSON object, this is a JSON " + std::string(doc.type_name()));
   }
   ConformanceReport report;
   report.name = name;
@@ -1054,8 +1018,8 @@ base::Result<ConformanceReport> run_text(std::string_view text, const std::strin
     const std::string format = top.str("format");
     if (!problems.ok()) return base::fail(problems.take());
     if (format != kAcvpFormat) {
-      return base::fail(Errc::unsupported, "unknown format " + in_quotes(format) + " (known: " +
-                                               std::string(kAcvpFormat) + " and Wycheproof)");
+      return base::fail(Errc::unsupported, "unknown format " + in_quotes(format) +
+                                               " (known: " + std::string(kAcvpFormat) + " and Wycheproof)");
     }
     status = run_acvp(top, problems, filter, report);
   } else if (top.has("algorithm") && (top.has("schema") || first_group_has_type(top))) {
@@ -1067,10 +1031,9 @@ base::Result<ConformanceReport> run_text(std::string_view text, const std::strin
   }
   if (!status) return base::fail(std::move(status).error());
   if (report.total() == 0) {
-    return base::fail(Errc::invalid_value,
-                      filter.parameter_set.empty()
-                          ? std::string("the file holds no test case")
-                          : "the file holds no test case for " + in_quotes(filter.parameter_set));
+    return base::fail(Errc::invalid_value, filter.parameter_set.empty()
+                                               ? std::string("the file holds no test case")
+                                               : "the file holds no test case for " + in_quotes(filter.parameter_set));
   }
   return report;
 }

@@ -16,8 +16,7 @@ namespace {
 using base::load_le;
 using base::store_le;
 
-inline void xor_bytes_into_state(KeccakState& s, std::size_t offset, const std::uint8_t* in,
-                                 std::size_t len) noexcept {
+inline void xor_bytes_into_state(KeccakState& s, std::size_t offset, const std::uint8_t* in, std::size_t len) noexcept {
   // Lane-aligned middle part a word at a time, the ragged ends a byte at a time.
   while (len > 0 && offset % 8 != 0) {
     s[offset / 8] ^= static_cast<std::uint64_t>(*in++) << (8 * (offset % 8));
@@ -37,8 +36,7 @@ inline void xor_bytes_into_state(KeccakState& s, std::size_t offset, const std::
   }
 }
 
-inline void extract_bytes(const KeccakState& s, std::size_t offset, std::uint8_t* out,
-                          std::size_t len) noexcept {
+inline void extract_bytes(const KeccakState& s, std::size_t offset, std::uint8_t* out, std::size_t len) noexcept {
   while (len > 0 && offset % 8 != 0) {
     *out++ = static_cast<std::uint8_t>(s[offset / 8] >> (8 * (offset % 8)));
     ++offset;
@@ -181,8 +179,8 @@ constexpr int kRhoOffsets[25] = {0,  1,  62, 28, 27, 36, 44, 6,  55, 20, 3,  10,
 // kRows < 5 computes only the first rows (the last round of a SHA3-256
 // needs lanes 0-3 only).
 template <int kRows = 5>
-[[gnu::always_inline]] inline void round_by_rows(const std::uint64_t* a, std::uint64_t* e,
-                                                 std::uint64_t (&c)[5], std::uint64_t rc) noexcept {
+[[gnu::always_inline]] inline void round_by_rows(const std::uint64_t* a, std::uint64_t* e, std::uint64_t (&c)[5],
+                                                 std::uint64_t rc) noexcept {
   std::uint64_t d[5];
 #pragma GCC unroll 5
   for (int x = 0; x < 5; ++x) d[x] = c[(x + 4) % 5] ^ std::rotl(c[(x + 1) % 5], 1);
@@ -224,9 +222,7 @@ template <bool kDigestOnly>
   round_by_rows<kDigestOnly ? 1 : 5>(e, a, c, detail::kKeccakRoundConstants[23]);
 }
 
-[[gnu::target("bmi,bmi2")]] void keccak_f1600_bmi2(KeccakState& state) noexcept {
-  permute_bmi2<false>(state.data());
-}
+[[gnu::target("bmi,bmi2")]] void keccak_f1600_bmi2(KeccakState& state) noexcept { permute_bmi2<false>(state.data()); }
 
 // sha3_256 with the BMI2 permutation: the input is written straight into
 // the state (a single block needs no zeroing and XOR pass first) and the
@@ -345,8 +341,8 @@ namespace {
 // absorb() and finalize() do for one state. permute() runs after each full
 // block; the caller permutes once more before squeezing.
 template <std::size_t kRate, std::uint8_t kSuffix, std::size_t kWays, class Permute>
-inline void absorb_padded(std::uint64_t* lanes, const std::uint8_t* const* inputs,
-                          std::size_t len, Permute&& permute) noexcept {
+inline void absorb_padded(std::uint64_t* lanes, const std::uint8_t* const* inputs, std::size_t len,
+                          Permute&& permute) noexcept {
   std::size_t offset = 0;
   while (len - offset >= kRate) {
     for (std::size_t i = 0; i < kRate / 8; ++i) {
@@ -393,9 +389,7 @@ void keccak_f1600_x4_strided(std::uint64_t* lanes, std::size_t stride) noexcept 
 
 }  // namespace
 
-void keccak_f1600_x4(KeccakStates<4>& states) noexcept {
-  keccak_f1600_x4_strided(&states.lanes[0][0], 4);
-}
+void keccak_f1600_x4(KeccakStates<4>& states) noexcept { keccak_f1600_x4_strided(&states.lanes[0][0], 4); }
 
 void keccak_f1600_x8(KeccakStates<8>& states) noexcept {
   if (base::cpu_features().avx512f) {
@@ -417,15 +411,14 @@ void KeccakSpongeN<kRate, kSuffix, kWays>::permute() noexcept {
 }
 
 template <std::size_t kRate, std::uint8_t kSuffix, std::size_t kWays>
-void KeccakSpongeN<kRate, kSuffix, kWays>::absorb_once(
-    const std::uint8_t* const (&inputs)[kWays], std::size_t len) noexcept {
-  absorb_padded<kRate, kSuffix, kWays>(&states_.lanes[0][0], inputs, len,
-                                       [this] { permute(); });
+void KeccakSpongeN<kRate, kSuffix, kWays>::absorb_once(const std::uint8_t* const (&inputs)[kWays],
+                                                       std::size_t len) noexcept {
+  absorb_padded<kRate, kSuffix, kWays>(&states_.lanes[0][0], inputs, len, [this] { permute(); });
 }
 
 template <std::size_t kRate, std::uint8_t kSuffix, std::size_t kWays>
-void KeccakSpongeN<kRate, kSuffix, kWays>::squeeze_blocks(
-    std::uint8_t* const (&outputs)[kWays], std::size_t blocks) noexcept {
+void KeccakSpongeN<kRate, kSuffix, kWays>::squeeze_blocks(std::uint8_t* const (&outputs)[kWays],
+                                                          std::size_t blocks) noexcept {
   for (std::size_t b = 0; b < blocks; ++b) {
     permute();
     for (std::size_t j = 0; j < kWays; ++j) {
@@ -464,8 +457,7 @@ namespace {
 // part-filled group included (its unused lanes hash inputs again and are
 // dropped), but not a single leftover input. Returns how many it hashed.
 template <std::size_t kWays>
-std::size_t sha3_256_in_lanes(const std::uint8_t* const* inputs, std::size_t len, Hash256* out,
-                              std::size_t count,
+std::size_t sha3_256_in_lanes(const std::uint8_t* const* inputs, std::size_t len, Hash256* out, std::size_t count,
                               void (*permute)(KeccakStates<kWays>&) noexcept) noexcept {
   std::size_t done = 0;
   while (count - done >= 2) {
@@ -485,9 +477,7 @@ std::size_t sha3_256_in_lanes(const std::uint8_t* const* inputs, std::size_t len
   return done;
 }
 
-void permute_x8_avx512(KeccakStates<8>& states) noexcept {
-  detail::keccak_f1600_x8_avx512(&states.lanes[0][0]);
-}
+void permute_x8_avx512(KeccakStates<8>& states) noexcept { detail::keccak_f1600_x8_avx512(&states.lanes[0][0]); }
 
 // sha3_256_in_lanes for AVX2, absorbing and squeezing in registers
 // (detail::sha3_256_x4_avx2) rather than through a KeccakStates in memory.
@@ -511,8 +501,7 @@ std::size_t sha3_256_x4_avx2(const std::uint8_t* const* inputs, std::size_t len,
 
 }  // namespace
 
-void sha3_256_many(const std::uint8_t* const* inputs, std::size_t len, Hash256* out,
-                   std::size_t count) noexcept {
+void sha3_256_many(const std::uint8_t* const* inputs, std::size_t len, Hash256* out, std::size_t count) noexcept {
   // A vector permutation of 8 (AVX-512) or 4 (AVX2) states costs about as
   // much as 1 or 1.5 scalar ones, so even two leftover inputs are cheaper in
   // a part-filled vector than one by one.

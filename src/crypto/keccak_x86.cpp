@@ -45,9 +45,8 @@ constexpr int kRhoOffsets[25] = {0,  1,  62, 28, 27, 36, 44, 6,  55, 20, 3,  10,
 // The 4x4 transpose of 64-bit words: row j of the result holds word j of
 // r0..r3. It is its own inverse, so it turns four 32-byte input pieces into
 // four lane vectors and four lane vectors back into four digests.
-[[gnu::target("avx2"), gnu::always_inline]] inline void transpose4(__m256i& r0, __m256i& r1,
-                                                                  __m256i& r2,
-                                                                  __m256i& r3) noexcept {
+[[gnu::target("avx2"), gnu::always_inline]] inline void transpose4(__m256i& r0, __m256i& r1, __m256i& r2,
+                                                                   __m256i& r3) noexcept {
   const __m256i t0 = _mm256_unpacklo_epi64(r0, r1);
   const __m256i t1 = _mm256_unpackhi_epi64(r0, r1);
   const __m256i t2 = _mm256_unpacklo_epi64(r2, r3);
@@ -58,8 +57,7 @@ constexpr int kRhoOffsets[25] = {0,  1,  62, 28, 27, 36, 44, 6,  55, 20, 3,  10,
   r3 = _mm256_permute2x128_si256(t1, t3, 0x31);
 }
 
-[[gnu::target("avx2"), gnu::always_inline]] inline __m256i load_lane(const std::uint64_t* a,
-                                                                     std::size_t i,
+[[gnu::target("avx2"), gnu::always_inline]] inline __m256i load_lane(const std::uint64_t* a, std::size_t i,
                                                                      std::size_t stride) noexcept {
   return _mm256_load_si256(reinterpret_cast<const __m256i*>(a + i * stride));
 }
@@ -79,8 +77,7 @@ struct Avx2Rotations {
 }
 
 template <int kRot>
-[[gnu::target("avx2"), gnu::always_inline]] inline __m256i rol_avx2(
-    __m256i x, const Avx2Rotations& rot) noexcept {
+[[gnu::target("avx2"), gnu::always_inline]] inline __m256i rol_avx2(__m256i x, const Avx2Rotations& rot) noexcept {
   if constexpr (kRot == 0) {
     return x;
   } else if constexpr (kRot == 8) {
@@ -100,21 +97,17 @@ template <int kRot>
 // folds them into c, the column parities of the round's output (row 0 sets
 // them). All loads come before the stores.
 template <int kY, std::size_t a_stride, std::size_t e_stride>
-[[gnu::target("avx2"), gnu::always_inline]] inline void row_avx2(
-    const std::uint64_t* a, std::uint64_t* e, const __m256i (&d)[5], __m256i (&c)[5],
-    const Avx2Rotations& rot, std::uint64_t rc = 0) noexcept {
-  constexpr int x0 = (3 * kY) % 5, x1 = (1 + 3 * kY) % 5, x2 = (2 + 3 * kY) % 5,
-                x3 = (3 + 3 * kY) % 5, x4 = (4 + 3 * kY) % 5;
-  const __m256i b0 =
-      rol_avx2<kRhoOffsets[x0]>(_mm256_xor_si256(load_lane(a, x0, a_stride), d[x0]), rot);
-  const __m256i b1 =
-      rol_avx2<kRhoOffsets[x1 + 5]>(_mm256_xor_si256(load_lane(a, x1 + 5, a_stride), d[x1]), rot);
-  const __m256i b2 = rol_avx2<kRhoOffsets[x2 + 10]>(
-      _mm256_xor_si256(load_lane(a, x2 + 10, a_stride), d[x2]), rot);
-  const __m256i b3 = rol_avx2<kRhoOffsets[x3 + 15]>(
-      _mm256_xor_si256(load_lane(a, x3 + 15, a_stride), d[x3]), rot);
-  const __m256i b4 = rol_avx2<kRhoOffsets[x4 + 20]>(
-      _mm256_xor_si256(load_lane(a, x4 + 20, a_stride), d[x4]), rot);
+[[gnu::target("avx2"), gnu::always_inline]] inline void row_avx2(const std::uint64_t* a, std::uint64_t* e,
+                                                                 const __m256i (&d)[5], __m256i (&c)[5],
+                                                                 const Avx2Rotations& rot,
+                                                                 std::uint64_t rc = 0) noexcept {
+  constexpr int x0 = (3 * kY) % 5, x1 = (1 + 3 * kY) % 5, x2 = (2 + 3 * kY) % 5, x3 = (3 + 3 * kY) % 5,
+                x4 = (4 + 3 * kY) % 5;
+  const __m256i b0 = rol_avx2<kRhoOffsets[x0]>(_mm256_xor_si256(load_lane(a, x0, a_stride), d[x0]), rot);
+  const __m256i b1 = rol_avx2<kRhoOffsets[x1 + 5]>(_mm256_xor_si256(load_lane(a, x1 + 5, a_stride), d[x1]), rot);
+  const __m256i b2 = rol_avx2<kRhoOffsets[x2 + 10]>(_mm256_xor_si256(load_lane(a, x2 + 10, a_stride), d[x2]), rot);
+  const __m256i b3 = rol_avx2<kRhoOffsets[x3 + 15]>(_mm256_xor_si256(load_lane(a, x3 + 15, a_stride), d[x3]), rot);
+  const __m256i b4 = rol_avx2<kRhoOffsets[x4 + 20]>(_mm256_xor_si256(load_lane(a, x4 + 20, a_stride), d[x4]), rot);
   __m256i out0 = _mm256_xor_si256(b0, _mm256_andnot_si256(b1, b2));
   if constexpr (kY == 0) {
     // iota (Sec. 3.2.5) on lane 0 before it joins the column parity.
@@ -129,8 +122,7 @@ template <int kY, std::size_t a_stride, std::size_t e_stride>
   };
 #pragma GCC unroll 5
   for (int x = 0; x < 5; ++x) {
-    _mm256_store_si256(reinterpret_cast<__m256i*>(e + static_cast<std::size_t>(5 * kY + x) * e_stride),
-                       out[x]);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(e + static_cast<std::size_t>(5 * kY + x) * e_stride), out[x]);
     c[x] = kY == 0 ? out[x] : _mm256_xor_si256(c[x], out[x]);
   }
 }
@@ -140,9 +132,9 @@ template <int kY, std::size_t a_stride, std::size_t e_stride>
 // computes only the first rows: the last round of a SHA3-256 needs row 0,
 // lanes 0-3, for the digest.
 template <std::size_t a_stride, std::size_t e_stride, int kRows = 5>
-[[gnu::target("avx2"), gnu::always_inline]] inline void round_avx2(
-    const std::uint64_t* a, std::uint64_t* e, __m256i (&c)[5], std::uint64_t rc,
-    const Avx2Rotations& rot) noexcept {
+[[gnu::target("avx2"), gnu::always_inline]] inline void round_avx2(const std::uint64_t* a, std::uint64_t* e,
+                                                                   __m256i (&c)[5], std::uint64_t rc,
+                                                                   const Avx2Rotations& rot) noexcept {
   __m256i d[5];
 #pragma GCC unroll 5
   for (int x = 0; x < 5; ++x) {
@@ -155,14 +147,13 @@ template <std::size_t a_stride, std::size_t e_stride, int kRows = 5>
   if constexpr (kRows > 4) row_avx2<4, a_stride, e_stride>(a, e, d, c, rot);
 }
 
-[[gnu::target("avx2"), gnu::always_inline]] inline void column_parities_avx2(
-    const std::uint64_t* a, std::size_t stride, __m256i (&c)[5]) noexcept {
+[[gnu::target("avx2"), gnu::always_inline]] inline void column_parities_avx2(const std::uint64_t* a, std::size_t stride,
+                                                                             __m256i (&c)[5]) noexcept {
   for (std::size_t x = 0; x < 5; ++x) {
-    c[x] = _mm256_xor_si256(
-        _mm256_xor_si256(_mm256_xor_si256(load_lane(a, x, stride), load_lane(a, x + 5, stride)),
-                         _mm256_xor_si256(load_lane(a, x + 10, stride),
-                                          load_lane(a, x + 15, stride))),
-        load_lane(a, x + 20, stride));
+    c[x] =
+        _mm256_xor_si256(_mm256_xor_si256(_mm256_xor_si256(load_lane(a, x, stride), load_lane(a, x + 5, stride)),
+                                          _mm256_xor_si256(load_lane(a, x + 10, stride), load_lane(a, x + 15, stride))),
+                         load_lane(a, x + 20, stride));
   }
 }
 
@@ -172,8 +163,8 @@ template <std::size_t a_stride, std::size_t e_stride, int kRows = 5>
 // lanes stale. The stride is a template parameter: a run-time one took a
 // register per lane address and spilled them.
 template <std::size_t kStride, bool kDigestOnly>
-[[gnu::target("avx2"), gnu::always_inline]] inline void permute_avx2(
-    std::uint64_t* lanes, std::uint64_t* digest) noexcept {
+[[gnu::target("avx2"), gnu::always_inline]] inline void permute_avx2(std::uint64_t* lanes,
+                                                                     std::uint64_t* digest) noexcept {
   const Avx2Rotations rot = avx2_rotations();
   alignas(32) std::uint64_t tmp[25 * 4];
   __m256i c[5];
@@ -192,8 +183,7 @@ template <std::size_t kStride, bool kDigestOnly>
 
 }  // namespace
 
-__attribute__((target("avx2"))) void keccak_f1600_x4_avx2(std::uint64_t* lanes,
-                                                          std::size_t stride) noexcept {
+__attribute__((target("avx2"))) void keccak_f1600_x4_avx2(std::uint64_t* lanes, std::size_t stride) noexcept {
   // keccak_f1600_x4 passes 4, keccak_f1600_x8 without AVX-512 8.
   if (stride == 4) {
     permute_avx2<4, false>(lanes, nullptr);
@@ -213,15 +203,15 @@ namespace {
 // Absorbing into the state of sha3_256_x4_avx2: word w of each input into
 // lane w, written over the lane while nothing has been absorbed (`fresh`),
 // else XORed in.
-[[gnu::target("avx2"), gnu::always_inline]] inline void put_lane(__m256i* state, bool fresh,
-                                                                std::size_t w,
-                                                                __m256i v) noexcept {
+[[gnu::target("avx2"), gnu::always_inline]] inline void put_lane(__m256i* state, bool fresh, std::size_t w,
+                                                                 __m256i v) noexcept {
   state[w] = fresh ? v : _mm256_xor_si256(state[w], v);
 }
 
 // Words w .. w + 3 of every input, by a transpose of their 32 bytes.
-[[gnu::target("avx2"), gnu::always_inline]] inline void put_4_lanes(
-    __m256i* state, bool fresh, const std::uint8_t* const (&in)[4], std::size_t w) noexcept {
+[[gnu::target("avx2"), gnu::always_inline]] inline void put_4_lanes(__m256i* state, bool fresh,
+                                                                    const std::uint8_t* const (&in)[4],
+                                                                    std::size_t w) noexcept {
   __m256i r0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in[0] + 8 * w));
   __m256i r1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in[1] + 8 * w));
   __m256i r2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in[2] + 8 * w));
@@ -239,11 +229,12 @@ inline long long load_word(const std::uint8_t* p) noexcept {
 }
 
 // Word w of every input.
-[[gnu::target("avx2"), gnu::always_inline]] inline void put_1_lane(
-    __m256i* state, bool fresh, const std::uint8_t* const (&in)[4], std::size_t w) noexcept {
+[[gnu::target("avx2"), gnu::always_inline]] inline void put_1_lane(__m256i* state, bool fresh,
+                                                                   const std::uint8_t* const (&in)[4],
+                                                                   std::size_t w) noexcept {
   put_lane(state, fresh, w,
-           _mm256_set_epi64x(load_word(in[3] + 8 * w), load_word(in[2] + 8 * w),
-                             load_word(in[1] + 8 * w), load_word(in[0] + 8 * w)));
+           _mm256_set_epi64x(load_word(in[3] + 8 * w), load_word(in[2] + 8 * w), load_word(in[1] + 8 * w),
+                             load_word(in[0] + 8 * w)));
 }
 
 }  // namespace
@@ -253,8 +244,7 @@ inline long long load_word(const std::uint8_t* p) noexcept {
 // input's next 32 bytes into lanes, the first block is written rather than
 // XORed into a zeroed state, and only the digest lanes of the last round
 // are computed.
-__attribute__((target("avx2"))) void sha3_256_x4_avx2(const std::uint8_t* const* inputs,
-                                                      std::size_t len,
+__attribute__((target("avx2"))) void sha3_256_x4_avx2(const std::uint8_t* const* inputs, std::size_t len,
                                                       std::uint8_t* const* outputs) noexcept {
   constexpr std::size_t kRate = 136;
   alignas(32) __m256i state[25];
@@ -307,14 +297,13 @@ __attribute__((target("avx2"))) void sha3_256_x4_avx2(const std::uint8_t* const*
 
 // ---- AVX-512VL: 4 states in __m256i, three-input logic and rotations -------
 
-__attribute__((target("avx2,avx512f,avx512vl"))) void keccak_f1600_x4_avx512vl(
-    std::uint64_t* lanes, std::size_t stride) noexcept {
+__attribute__((target("avx2,avx512f,avx512vl"))) void keccak_f1600_x4_avx512vl(std::uint64_t* lanes,
+                                                                               std::size_t stride) noexcept {
 #define V __m256i
-#define LOAD(i) _mm256_load_si256(reinterpret_cast<const __m256i*>(lanes + (i) * stride))
-#define STORE(i, v) _mm256_store_si256(reinterpret_cast<__m256i*>(lanes + (i) * stride), v)
+#define LOAD(i) _mm256_load_si256(reinterpret_cast<const __m256i*>(lanes + (i)*stride))
+#define STORE(i, v) _mm256_store_si256(reinterpret_cast<__m256i*>(lanes + (i)*stride), v)
 #define XOR(a, b) _mm256_xor_si256(a, b)
-#define XOR5(a, b, c, d, e) \
-  _mm256_ternarylogic_epi64(_mm256_ternarylogic_epi64(a, b, c, 0x96), d, e, 0x96)
+#define XOR5(a, b, c, d, e) _mm256_ternarylogic_epi64(_mm256_ternarylogic_epi64(a, b, c, 0x96), d, e, 0x96)
 #define ROL(x, n) _mm256_rol_epi64(x, n)
 #define ROL8(x) _mm256_rol_epi64(x, 8)
 #define ROL56(x) _mm256_rol_epi64(x, 56)
@@ -325,14 +314,12 @@ __attribute__((target("avx2,avx512f,avx512vl"))) void keccak_f1600_x4_avx512vl(
 
 // ---- AVX-512F: 8 states in __m512i -------------------------------------------
 
-__attribute__((target("avx2,avx512f"))) void keccak_f1600_x8_avx512(
-    std::uint64_t* lanes) noexcept {
+__attribute__((target("avx2,avx512f"))) void keccak_f1600_x8_avx512(std::uint64_t* lanes) noexcept {
 #define V __m512i
-#define LOAD(i) _mm512_load_si512(static_cast<const void*>(lanes + (i) * 8))
-#define STORE(i, v) _mm512_store_si512(static_cast<void*>(lanes + (i) * 8), v)
+#define LOAD(i) _mm512_load_si512(static_cast<const void*>(lanes + (i)*8))
+#define STORE(i, v) _mm512_store_si512(static_cast<void*>(lanes + (i)*8), v)
 #define XOR(a, b) _mm512_xor_si512(a, b)
-#define XOR5(a, b, c, d, e) \
-  _mm512_ternarylogic_epi64(_mm512_ternarylogic_epi64(a, b, c, 0x96), d, e, 0x96)
+#define XOR5(a, b, c, d, e) _mm512_ternarylogic_epi64(_mm512_ternarylogic_epi64(a, b, c, 0x96), d, e, 0x96)
 #define ROL(x, n) _mm512_rol_epi64(x, n)
 #define ROL8(x) _mm512_rol_epi64(x, 8)
 #define ROL56(x) _mm512_rol_epi64(x, 56)
@@ -342,7 +329,6 @@ __attribute__((target("avx2,avx512f"))) void keccak_f1600_x8_avx512(
 }
 
 #else  // not x86-64: never called (cpu_features() reports nothing)
-
 
 void keccak_f1600_x4_avx2(std::uint64_t*, std::size_t) noexcept {}
 void sha3_256_x4_avx2(const std::uint8_t* const*, std::size_t, std::uint8_t* const*) noexcept {}

@@ -45,8 +45,8 @@
 namespace sion::crypto::mldsa {
 namespace {
 
-using base::ByteView;
 using base::Bytes;
+using base::ByteView;
 using base::Errc;
 using base::fail;
 using base::Result;
@@ -81,13 +81,13 @@ constexpr unsigned bitlen(std::uint32_t x) {
   return n;
 }
 
-constexpr std::size_t kRhoBytes = 32;       // rho, the public seed of A
-constexpr std::size_t kRhoPrimeBytes = 64;  // rho' (seed of s1, s2) and rho'' (of y)
-constexpr std::size_t kKeyBytes = 32;       // K
-constexpr std::size_t kTrBytes = 64;        // tr = H(pk, 64)
+constexpr std::size_t kRhoBytes = 32;                       // rho, the public seed of A
+constexpr std::size_t kRhoPrimeBytes = 64;                  // rho' (seed of s1, s2) and rho'' (of y)
+constexpr std::size_t kKeyBytes = 32;                       // K
+constexpr std::size_t kTrBytes = 64;                        // tr = H(pk, 64)
 constexpr std::size_t kSkTrOffset = kRhoBytes + kKeyBytes;  // skEncode: rho || K || tr || ...
-constexpr unsigned kT1Bits = bitlen(kQ - 1) - kD;  // 10
-constexpr unsigned kT0Bits = kD;                   // 13
+constexpr unsigned kT1Bits = bitlen(kQ - 1) - kD;           // 10
+constexpr unsigned kT0Bits = kD;                            // 13
 
 // ---- Hashing: H = SHAKE256, G = SHAKE128 ------------------------------------
 
@@ -124,8 +124,7 @@ struct PackGroup {
   static constexpr std::size_t kWords = (kBits + 7) / 8;  // ceil(8 kBits / 64)
   static constexpr std::size_t kPolyBytes = 32 * kBits;
   // Groups [0, kDirect) can touch 8 * kWords bytes in place.
-  static constexpr std::size_t kDirect =
-      (kPolyBytes >= 8 * kWords) ? (kPolyBytes - 8 * kWords) / kBits + 1 : 0;
+  static constexpr std::size_t kDirect = (kPolyBytes >= 8 * kWords) ? (kPolyBytes - 8 * kWords) / kBits + 1 : 0;
   std::uint64_t w[kWords] = {};
 
   void load(const std::uint8_t* in) noexcept {
@@ -197,8 +196,7 @@ void unpack(Poly& a, const std::uint8_t* in, F f) noexcept {
 // were >= 15 (eta = 2) or >= 9 (eta = 4), which says nothing about the
 // accepted ones.
 template <std::int32_t kEta>
-std::size_t rej_eta(std::int32_t* out, std::size_t need, const std::uint8_t* buf,
-                    std::size_t len) noexcept {
+std::size_t rej_eta(std::int32_t* out, std::size_t need, const std::uint8_t* buf, std::size_t len) noexcept {
   static_assert(kEta == 2 || kEta == 4);
   constexpr std::uint32_t bound = kEta == 2 ? 15 : 9;
   // eta - (b mod 5) for eta = 2, with b mod 5 = b - 5 floor(13b / 64) on
@@ -241,10 +239,9 @@ std::size_t rej_eta(std::int32_t* out, std::size_t need, const std::uint8_t* buf
 // consume returns false (wants more). Unused ways of the last group run on a
 // copy of a real seed and are discarded. Buffers are wiped: the seeds may be
 // secret.
-template <std::size_t kRate, std::size_t kWays, std::size_t kSeedBytes, std::size_t kFirstBlocks,
-          class SeedFn, class ConsumeFn>
-void shake_group(std::size_t first, std::size_t count, SeedFn& seed_of,
-                 ConsumeFn& consume) noexcept {
+template <std::size_t kRate, std::size_t kWays, std::size_t kSeedBytes, std::size_t kFirstBlocks, class SeedFn,
+          class ConsumeFn>
+void shake_group(std::size_t first, std::size_t count, SeedFn& seed_of, ConsumeFn& consume) noexcept {
   std::uint8_t seeds[kWays][kSeedBytes];
   const std::uint8_t* in[kWays];
   for (std::size_t j = 0; j < kWays; ++j) {
@@ -279,18 +276,15 @@ void shake_group(std::size_t first, std::size_t count, SeedFn& seed_of,
 
 // shake_group over sponges [0, count), `ways` (8, 4 or 1) at a time; eight
 // only when more than four are wanted (four-way is as cheap per call).
-template <std::size_t kRate, std::size_t kSeedBytes, std::size_t kFirstBlocks, class SeedFn,
-          class ConsumeFn>
+template <std::size_t kRate, std::size_t kSeedBytes, std::size_t kFirstBlocks, class SeedFn, class ConsumeFn>
 void shake_many(unsigned ways, std::size_t count, SeedFn seed_of, ConsumeFn consume) noexcept {
   if (ways >= 8 && count > 4) {
     for (std::size_t i = 0; i < count; i += 8) {
-      shake_group<kRate, 8, kSeedBytes, kFirstBlocks>(i, std::min<std::size_t>(8, count - i),
-                                                      seed_of, consume);
+      shake_group<kRate, 8, kSeedBytes, kFirstBlocks>(i, std::min<std::size_t>(8, count - i), seed_of, consume);
     }
   } else if (ways >= 4) {
     for (std::size_t i = 0; i < count; i += 4) {
-      shake_group<kRate, 4, kSeedBytes, kFirstBlocks>(i, std::min<std::size_t>(4, count - i),
-                                                      seed_of, consume);
+      shake_group<kRate, 4, kSeedBytes, kFirstBlocks>(i, std::min<std::size_t>(4, count - i), seed_of, consume);
     }
   } else {
     // One sponge at a time.
@@ -318,8 +312,7 @@ void shake_many(unsigned ways, std::size_t count, SeedFn seed_of, ConsumeFn cons
 // (then c is incomplete). Indexes memory by hash output; see the note at
 // the top of the file.
 template <class NextByte>
-bool sample_in_ball_with(Poly& c, const std::uint8_t* buf, std::size_t tau,
-                         NextByte next_byte) noexcept {
+bool sample_in_ball_with(Poly& c, const std::uint8_t* buf, std::size_t tau, NextByte next_byte) noexcept {
   std::uint64_t signs = 0;
   for (std::size_t i = 0; i < 8; ++i) signs |= std::uint64_t{buf[i]} << (8 * i);
   c.c.fill(0);
@@ -336,8 +329,7 @@ bool sample_in_ball_with(Poly& c, const std::uint8_t* buf, std::size_t tau,
 }
 
 // SampleInBall from the first len bytes of H(c~) (len >= 8).
-bool sample_in_ball_from(Poly& c, const std::uint8_t* buf, std::size_t len,
-                         std::size_t tau) noexcept {
+bool sample_in_ball_from(Poly& c, const std::uint8_t* buf, std::size_t len, std::size_t tau) noexcept {
   std::size_t pos = 8;
   return sample_in_ball_with(c, buf, tau, [&](std::uint8_t& byte) {
     if (pos == len) return false;
@@ -424,14 +416,12 @@ void run_shake_jobs(std::size_t count, JobFn job_of, ReadyFn ready, ConsumeFn co
       // suffix 1111, as in KeccakSponge). A whole block inside one part is
       // read in place.
       const std::size_t rate = lane.spec.rate;
-      while (lane.part < lane.spec.parts.size() &&
-             lane.offset == lane.spec.parts[lane.part].size()) {
+      while (lane.part < lane.spec.parts.size() && lane.offset == lane.spec.parts[lane.part].size()) {
         ++lane.part;
         lane.offset = 0;
       }
       const std::uint8_t* in;
-      if (lane.part < lane.spec.parts.size() &&
-          lane.spec.parts[lane.part].size() - lane.offset >= rate) {
+      if (lane.part < lane.spec.parts.size() && lane.spec.parts[lane.part].size() - lane.offset >= rate) {
         in = lane.spec.parts[lane.part].data() + lane.offset;
         lane.offset += rate;
       } else {
@@ -555,8 +545,7 @@ struct Scheme {
   // index as two little-endian bytes, H = SHAKE256 run on several seeds at
   // once. A block has 272 nibbles, of which 255 pass on average for eta = 2
   // and 153 for eta = 4: start with two blocks.
-  static void expand_s(VecL& s1, VecK& s2, const std::uint8_t* rho_prime,
-                       unsigned ways) noexcept {
+  static void expand_s(VecL& s1, VecK& s2, const std::uint8_t* rho_prime, unsigned ways) noexcept {
     std::size_t got[kL + kK] = {};
     shake_many<Shake256::kRateBytes, kRhoPrimeBytes + 2, 2>(
         ways, kL + kK,
@@ -575,10 +564,9 @@ struct Scheme {
   // ExpandMask (Alg. 34): y[r] = BitUnpack(H(rho'' || IntegerToBytes(kappa + r, 2)),
   // gamma1 - 1, gamma1), for `attempts` consecutive attempts (y[t] belongs
   // to kappa + t l), the sponges run side by side.
-  static void expand_mask(VecL* y, std::size_t attempts, const std::uint8_t* rho_2,
-                          std::uint32_t kappa, const detail::Kernels& k) noexcept {
-    constexpr std::size_t blocks =
-        (kZPolyBytes + Shake256::kRateBytes - 1) / Shake256::kRateBytes;
+  static void expand_mask(VecL* y, std::size_t attempts, const std::uint8_t* rho_2, std::uint32_t kappa,
+                          const detail::Kernels& k) noexcept {
+    constexpr std::size_t blocks = (kZPolyBytes + Shake256::kRateBytes - 1) / Shake256::kRateBytes;
     shake_many<Shake256::kRateBytes, kRhoPrimeBytes + 2, blocks>(
         k.keccak_ways, attempts * kL,
         [rho_2, kappa](std::size_t i, std::uint8_t* seed) {
@@ -596,8 +584,7 @@ struct Scheme {
   // w1Encode (Alg. 28): SimpleBitPack(w1[i], (q - 1) / (2 gamma2) - 1).
   static void w1_encode(std::uint8_t* out, const VecK& w1) noexcept {
     for (std::size_t i = 0; i < kK; ++i) {
-      pack<kW1Bits>(out + i * kW1PolyBytes, w1[i],
-                    [](std::int32_t v) { return static_cast<std::uint32_t>(v); });
+      pack<kW1Bits>(out + i * kW1PolyBytes, w1[i], [](std::int32_t v) { return static_cast<std::uint32_t>(v); });
     }
   }
 
@@ -670,8 +657,7 @@ struct Scheme {
     std::uint8_t c_tilde[kMaxBatch][kCTildeBytes];
   };
 
-  static base::Status sign(const std::uint8_t* sk, const Mu& mu, const Rnd& rnd,
-                           std::uint8_t* sig);
+  static base::Status sign(const std::uint8_t* sk, const Mu& mu, const Rnd& rnd, std::uint8_t* sig);
 
   // c~[t] = H(c_input[t], lambda / 4) and c_hat[t] = SampleInBall(c~[t])
   // (not yet in the NTT domain) for t < attempts; two attempts share
@@ -687,8 +673,7 @@ struct Scheme {
     std::uint8_t block[kMaxBatch][Shake256::kRateBytes];
     {
       Shake256x4 h;
-      h.absorb_once({w.c_input[0], w.c_input[1], w.c_input[0], w.c_input[1]},
-                    sizeof(w.c_input[0]));
+      h.absorb_once({w.c_input[0], w.c_input[1], w.c_input[0], w.c_input[1]}, sizeof(w.c_input[0]));
       h.squeeze_blocks({block[0], block[1], nullptr, nullptr}, 1);
     }
     for (std::size_t t = 0; t < kMaxBatch; ++t) {
@@ -720,8 +705,8 @@ struct Scheme {
   };
 
   // mu_given, or else mu = H(H(pk, 64) || M') with M' in parts.
-  static bool verify(const std::uint8_t* pk, const Mu* mu_given,
-                     std::initializer_list<ByteView> m_prime, const std::uint8_t* sig);
+  static bool verify(const std::uint8_t* pk, const Mu* mu_given, std::initializer_list<ByteView> m_prime,
+                     const std::uint8_t* sig);
 
   // HintBitUnpack (Alg. 21): false (the standard's ⊥) for a malformed
   // encoding: a count that decreases or exceeds omega, indices that are not
@@ -761,7 +746,6 @@ struct Scheme {
     std::memcpy(y, idx, index);
     std::memset(y + index, 0, kOmega - index);
   }
-
 };
 
 // Heap workspaces (up to about 100 KiB, too much for some thread stacks),
@@ -771,8 +755,7 @@ template <class T>
 struct WipingDelete {
   void operator()(T* p) const noexcept {
     static_assert(T::kPublicBytes <= sizeof(T));
-    base::secure_wipe(reinterpret_cast<unsigned char*>(p) + T::kPublicBytes,
-                      sizeof(T) - T::kPublicBytes);
+    base::secure_wipe(reinterpret_cast<unsigned char*>(p) + T::kPublicBytes, sizeof(T) - T::kPublicBytes);
     delete p;
   }
 };
@@ -835,15 +818,13 @@ void Scheme<P>::keygen(const Seed& xi, std::uint8_t* pk, std::uint8_t* sk) {
     pack<kEtaBits>(sk + kSkS2 + i * kEtaPolyBytes, w.s2[i], eta_minus);
   }
   for (std::size_t i = 0; i < kK; ++i) {
-    pack<kT0Bits>(sk + kSkT0 + i * kT0PolyBytes, w.t0[i], [](std::int32_t v) {
-      return static_cast<std::uint32_t>((1 << (kD - 1)) - v);
-    });
+    pack<kT0Bits>(sk + kSkT0 + i * kT0PolyBytes, w.t0[i],
+                  [](std::int32_t v) { return static_cast<std::uint32_t>((1 << (kD - 1)) - v); });
   }
 }
 
 template <class P>
-base::Status Scheme<P>::sign(const std::uint8_t* sk, const Mu& mu, const Rnd& rnd,
-                             std::uint8_t* sig) {
+base::Status Scheme<P>::sign(const std::uint8_t* sk, const Mu& mu, const Rnd& rnd, std::uint8_t* sig) {
   const detail::Kernels& k = detail::kernels();
   const detail::Kernels::Rounding& round = k.rounding<kGamma2>();
   auto ws = make_workspace<SignWork>();
@@ -858,9 +839,8 @@ base::Status Scheme<P>::sign(const std::uint8_t* sk, const Mu& mu, const Rnd& rn
   for (std::size_t i = 0; i < kL; ++i) decode_eta(w.s1_hat[i], sk + kSkS1 + i * kEtaPolyBytes);
   for (std::size_t i = 0; i < kK; ++i) {
     decode_eta(w.s2_hat[i], sk + kSkS2 + i * kEtaPolyBytes);
-    unpack<kT0Bits>(w.t0_hat[i], sk + kSkT0 + i * kT0PolyBytes, [](std::uint32_t b) {
-      return (1 << (kD - 1)) - static_cast<std::int32_t>(b);
-    });
+    unpack<kT0Bits>(w.t0_hat[i], sk + kSkT0 + i * kT0PolyBytes,
+                    [](std::uint32_t b) { return (1 << (kD - 1)) - static_cast<std::int32_t>(b); });
   }
   for (auto& p : w.s1_hat) k.ntt(p);
   for (auto& p : w.s2_hat) k.ntt(p);
@@ -947,8 +927,8 @@ base::Status Scheme<P>::sign(const std::uint8_t* sk, const Mu& mu, const Rnd& rn
 }
 
 template <class P>
-bool Scheme<P>::verify(const std::uint8_t* pk, const Mu* mu_given,
-                       std::initializer_list<ByteView> m_prime, const std::uint8_t* sig) {
+bool Scheme<P>::verify(const std::uint8_t* pk, const Mu* mu_given, std::initializer_list<ByteView> m_prime,
+                       const std::uint8_t* sig) {
   const detail::Kernels& k = detail::kernels();
   auto ws = std::make_unique_for_overwrite<VerifyWork>();
   VerifyWork& w = *ws;
@@ -1086,22 +1066,18 @@ decltype(auto) with_scheme(Level level, F&& f) {
 constexpr bool known(Level level) noexcept { return sizes(level).public_key != 0; }
 
 base::Failure context_too_long(std::size_t size) {
-  return fail(Errc::length_over_max, "ML-DSA context is " + std::to_string(size) +
-                                         " bytes; at most 255 are allowed");
+  return fail(Errc::length_over_max, "ML-DSA context is " + std::to_string(size) + " bytes; at most 255 are allowed");
 }
 
 ByteView tr_of(const SecretKey& sk) noexcept { return sk.bytes().subspan(kSkTrOffset, kTrBytes); }
 
 // Verification with mu = H(H(pk, 64) || M'), M' given in parts; false for a
 // key or signature of the wrong length.
-bool verify_message(Level level, ByteView pk, std::initializer_list<ByteView> m_prime,
-                    ByteView sig) {
-  if (!known(level) || pk.size() != sizes(level).public_key ||
-      sig.size() != sizes(level).signature) {
+bool verify_message(Level level, ByteView pk, std::initializer_list<ByteView> m_prime, ByteView sig) {
+  if (!known(level) || pk.size() != sizes(level).public_key || sig.size() != sizes(level).signature) {
     return false;
   }
-  return with_scheme(level,
-                     [&](auto s) { return s.verify(pk.data(), nullptr, m_prime, sig.data()); });
+  return with_scheme(level, [&](auto s) { return s.verify(pk.data(), nullptr, m_prime, sig.data()); });
 }
 
 // ---- HashML-DSA pre-hash (Sec. 5.4) --------------------------------------
@@ -1145,20 +1121,16 @@ Result<PreHashed> prehash(PreHash hash, ByteView message) {
   if (spec.evp_name == nullptr) return fail(Errc::invalid_argument, "unknown HashML-DSA pre-hash");
   PreHashed out{{0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, spec.oid_arc}, 0};
   constexpr std::size_t oid_bytes = 11;
-  const std::unique_ptr<EVP_MD, decltype(&EVP_MD_free)> md(
-      EVP_MD_fetch(nullptr, spec.evp_name, nullptr), &EVP_MD_free);
-  const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(),
-                                                                     &EVP_MD_CTX_free);
+  const std::unique_ptr<EVP_MD, decltype(&EVP_MD_free)> md(EVP_MD_fetch(nullptr, spec.evp_name, nullptr), &EVP_MD_free);
+  const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
   unsigned int written = static_cast<unsigned int>(spec.digest_bytes);
-  const bool ok =
-      md && ctx && EVP_DigestInit_ex(ctx.get(), md.get(), nullptr) == 1 &&
-      EVP_DigestUpdate(ctx.get(), message.data(), message.size()) == 1 &&
-      (spec.xof ? EVP_DigestFinalXOF(ctx.get(), out.bytes + oid_bytes, spec.digest_bytes)
-                : EVP_DigestFinal_ex(ctx.get(), out.bytes + oid_bytes, &written)) == 1 &&
-      written == spec.digest_bytes;
+  const bool ok = md && ctx && EVP_DigestInit_ex(ctx.get(), md.get(), nullptr) == 1 &&
+                  EVP_DigestUpdate(ctx.get(), message.data(), message.size()) == 1 &&
+                  (spec.xof ? EVP_DigestFinalXOF(ctx.get(), out.bytes + oid_bytes, spec.digest_bytes)
+                            : EVP_DigestFinal_ex(ctx.get(), out.bytes + oid_bytes, &written)) == 1 &&
+                  written == spec.digest_bytes;
   if (!ok) {
-    return fail(Errc::unsupported,
-                std::string("HashML-DSA: OpenSSL could not compute ") + spec.evp_name);
+    return fail(Errc::unsupported, std::string("HashML-DSA: OpenSSL could not compute ") + spec.evp_name);
   }
   out.size = oid_bytes + spec.digest_bytes;
   return out;
@@ -1179,8 +1151,7 @@ const char* level_name(Level level) noexcept {
 
 SecretKey::SecretKey(Level level, Bytes bytes) noexcept : level_(level), bytes_(std::move(bytes)) {}
 
-SecretKey::SecretKey(SecretKey&& other) noexcept
-    : level_(other.level_), bytes_(std::move(other.bytes_)) {
+SecretKey::SecretKey(SecretKey&& other) noexcept : level_(other.level_), bytes_(std::move(other.bytes_)) {
   other.bytes_.clear();
 }
 
@@ -1203,15 +1174,13 @@ Result<SecretKey> SecretKey::from_bytes(Level level, ByteView encoded) {
   const std::size_t expected = sizes(level).secret_key;
   if (encoded.size() != expected) {
     return fail(encoded.size() < expected ? Errc::truncated : Errc::trailing_bytes,
-                std::string(level_name(level)) + " secret key must be " +
-                    std::to_string(expected) + " bytes, got " + std::to_string(encoded.size()));
+                std::string(level_name(level)) + " secret key must be " + std::to_string(expected) + " bytes, got " +
+                    std::to_string(encoded.size()));
   }
-  const bool in_range = with_scheme(
-      level, [&](auto s) { return s.secret_key_in_range(encoded.data()); });
+  const bool in_range = with_scheme(level, [&](auto s) { return s.secret_key_in_range(encoded.data()); });
   if (!in_range) {
     return fail(Errc::invalid_value,
-                std::string(level_name(level)) +
-                    " secret key has an s1 or s2 coefficient outside [-eta, eta]");
+                std::string(level_name(level)) + " secret key has an s1 or s2 coefficient outside [-eta, eta]");
   }
   return SecretKey(level, Bytes(encoded.begin(), encoded.end()));
 }
@@ -1245,8 +1214,7 @@ Result<Bytes> sign_deterministic(const SecretKey& sk, ByteView message, ByteView
   return sign(sk, message, context, Rnd{});
 }
 
-Result<Bytes> hash_sign(const SecretKey& sk, ByteView message, ByteView context, PreHash hash,
-                        const Rnd& rnd) {
+Result<Bytes> hash_sign(const SecretKey& sk, ByteView message, ByteView context, PreHash hash, const Rnd& rnd) {
   // Alg. 4: M' = IntegerToBytes(1, 1) || IntegerToBytes(|ctx|, 1) || ctx || OID || PH(M).
   if (context.size() > kMaxContextBytes) return context_too_long(context.size());
   const Result<PreHashed> ph = prehash(hash, message);
@@ -1255,16 +1223,15 @@ Result<Bytes> hash_sign(const SecretKey& sk, ByteView message, ByteView context,
   return sign_mu(sk, message_representative(tr_of(sk), {prefix, context, ph->view()}), rnd);
 }
 
-bool verify(Level level, ByteView public_key, ByteView message, ByteView context,
-            ByteView signature) {
+bool verify(Level level, ByteView public_key, ByteView message, ByteView context, ByteView signature) {
   // Alg. 3.
   if (context.size() > kMaxContextBytes) return false;
   const std::uint8_t prefix[2] = {0, static_cast<std::uint8_t>(context.size())};
   return verify_message(level, public_key, {prefix, context, message}, signature);
 }
 
-bool hash_verify(Level level, ByteView public_key, ByteView message, ByteView context,
-                 PreHash hash, ByteView signature) {
+bool hash_verify(Level level, ByteView public_key, ByteView message, ByteView context, PreHash hash,
+                 ByteView signature) {
   // Alg. 5.
   if (context.size() > kMaxContextBytes) return false;
   const Result<PreHashed> ph = prehash(hash, message);
@@ -1273,8 +1240,7 @@ bool hash_verify(Level level, ByteView public_key, ByteView message, ByteView co
   return verify_message(level, public_key, {prefix, context, ph->view()}, signature);
 }
 
-bool verify_internal(Level level, ByteView public_key, ByteView message_prime,
-                     ByteView signature) {
+bool verify_internal(Level level, ByteView public_key, ByteView message_prime, ByteView signature) {
   return verify_message(level, public_key, {message_prime}, signature);
 }
 
@@ -1292,12 +1258,10 @@ Result<Mu> external_mu(Level level, ByteView public_key, ByteView message, ByteV
 }
 
 bool verify_mu(Level level, ByteView public_key, const Mu& mu, ByteView signature) {
-  if (!known(level) || public_key.size() != sizes(level).public_key ||
-      signature.size() != sizes(level).signature) {
+  if (!known(level) || public_key.size() != sizes(level).public_key || signature.size() != sizes(level).signature) {
     return false;
   }
-  return with_scheme(level,
-                     [&](auto s) { return s.verify(public_key.data(), &mu, {}, signature.data()); });
+  return with_scheme(level, [&](auto s) { return s.verify(public_key.data(), &mu, {}, signature.data()); });
 }
 
 }  // namespace sion::crypto::mldsa

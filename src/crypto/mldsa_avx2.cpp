@@ -48,12 +48,8 @@ struct Avx2 {
   using Vec = __m256i;
   static constexpr int kLanes = 8;
 
-  SION_AVX2 static Vec load(const std::int32_t* p) {
-    return _mm256_load_si256(reinterpret_cast<const __m256i*>(p));
-  }
-  SION_AVX2 static void store(std::int32_t* p, Vec v) {
-    _mm256_store_si256(reinterpret_cast<__m256i*>(p), v);
-  }
+  SION_AVX2 static Vec load(const std::int32_t* p) { return _mm256_load_si256(reinterpret_cast<const __m256i*>(p)); }
+  SION_AVX2 static void store(std::int32_t* p, Vec v) { _mm256_store_si256(reinterpret_cast<__m256i*>(p), v); }
   SION_AVX2 static Vec set1(std::int32_t x) { return _mm256_set1_epi32(x); }
   SION_AVX2 static Vec zero() { return _mm256_setzero_si256(); }
   SION_AVX2 static Vec add(Vec a, Vec b) { return _mm256_add_epi32(a, b); }
@@ -75,9 +71,7 @@ struct Avx2 {
   SION_AVX2 static Vec blend_odd_sub(Vec r, Vec a, Vec b) {
     return _mm256_blend_epi32(r, _mm256_sub_epi32(a, b), 0xaa);
   }
-  SION_AVX2 static Vec or3(Vec a, Vec b, Vec c) {
-    return _mm256_or_si256(_mm256_or_si256(a, b), c);
-  }
+  SION_AVX2 static Vec or3(Vec a, Vec b, Vec c) { return _mm256_or_si256(_mm256_or_si256(a, b), c); }
   SION_AVX2 static Vec positive(Vec a) { return _mm256_cmpgt_epi32(a, _mm256_setzero_si256()); }
   SION_AVX2 static std::uint32_t sign_bits(Vec a) {
     return static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(a)));
@@ -112,8 +106,7 @@ struct Avx2 {
   SION_AVX2 static std::size_t compress_below_q(std::int32_t* out, Vec cand) {
     const Vec good = _mm256_cmpgt_epi32(_mm256_set1_epi32(kQ), cand);
     const auto mask = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(good)));
-    const Vec idx = _mm256_cvtepu8_epi32(
-        _mm_loadl_epi64(reinterpret_cast<const __m128i*>(kCompress.idx[mask])));
+    const Vec idx = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(kCompress.idx[mask])));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_permutevar8x32_epi32(cand, idx));
     return static_cast<std::size_t>(__builtin_popcount(mask));
   }
@@ -213,13 +206,12 @@ SION_AVX2 void unpack_gamma1_avx2(Poly& z, const std::uint8_t* in) noexcept {
   constexpr int bits = kLog + 1;
   constexpr int group = bits / 2;  // bytes per four coefficients
   static_assert(bits == 18 || bits == 20);
-  const __m256i spread =
-      bits == 18 ? _mm256_setr_epi8(0, 1, 2, -1, 2, 3, 4, -1, 4, 5, 6, -1, 6, 7, 8, -1,  //
-                                    0, 1, 2, -1, 2, 3, 4, -1, 4, 5, 6, -1, 6, 7, 8, -1)
-                 : _mm256_setr_epi8(0, 1, 2, -1, 2, 3, 4, -1, 5, 6, 7, -1, 7, 8, 9, -1,  //
-                                    0, 1, 2, -1, 2, 3, 4, -1, 5, 6, 7, -1, 7, 8, 9, -1);
-  const __m256i shift = bits == 18 ? _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)
-                                   : _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4);
+  const __m256i spread = bits == 18 ? _mm256_setr_epi8(0, 1, 2, -1, 2, 3, 4, -1, 4, 5, 6, -1, 6, 7, 8, -1,  //
+                                                       0, 1, 2, -1, 2, 3, 4, -1, 4, 5, 6, -1, 6, 7, 8, -1)
+                                    : _mm256_setr_epi8(0, 1, 2, -1, 2, 3, 4, -1, 5, 6, 7, -1, 7, 8, 9, -1,  //
+                                                       0, 1, 2, -1, 2, 3, 4, -1, 5, 6, 7, -1, 7, 8, 9, -1);
+  const __m256i shift =
+      bits == 18 ? _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6) : _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4);
   const __m256i mask = _mm256_set1_epi32((1 << bits) - 1);
   const __m256i gamma1 = _mm256_set1_epi32(1 << kLog);
   constexpr std::size_t total = 32 * bits;
@@ -232,8 +224,7 @@ SION_AVX2 void unpack_gamma1_avx2(Poly& z, const std::uint8_t* in) noexcept {
     } else {
       alignas(16) std::uint8_t tmp[2 * group + 16] = {};
       std::memcpy(tmp, in + at, 2 * group);
-      bytes = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(tmp + group),
-                                  reinterpret_cast<const __m128i*>(tmp));
+      bytes = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(tmp + group), reinterpret_cast<const __m128i*>(tmp));
     }
     __m256i v = _mm256_shuffle_epi8(bytes, spread);
     v = _mm256_and_si256(_mm256_srlv_epi32(v, shift), mask);
@@ -244,12 +235,8 @@ SION_AVX2 void unpack_gamma1_avx2(Poly& z, const std::uint8_t* in) noexcept {
 }  // namespace
 
 // For kAvx512Kernels too.
-void unpack_gamma1_17_avx2(Poly& z, const std::uint8_t* in) noexcept {
-  unpack_gamma1_avx2<17>(z, in);
-}
-void unpack_gamma1_19_avx2(Poly& z, const std::uint8_t* in) noexcept {
-  unpack_gamma1_avx2<19>(z, in);
-}
+void unpack_gamma1_17_avx2(Poly& z, const std::uint8_t* in) noexcept { unpack_gamma1_avx2<17>(z, in); }
+void unpack_gamma1_19_avx2(Poly& z, const std::uint8_t* in) noexcept { unpack_gamma1_avx2<19>(z, in); }
 
 const Kernels kAvx2Kernels = {
     "avx2",

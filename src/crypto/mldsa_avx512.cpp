@@ -46,18 +46,12 @@ struct Avx512 {
   SION_AVX512 static Vec and_not(Vec a, Vec b) { return _mm512_andnot_si512(a, b); }
   SION_AVX512 static Vec abs(Vec a) { return _mm512_abs_epi32(a); }
   SION_AVX512 static Vec blend_odd(Vec a, Vec b) { return _mm512_mask_mov_epi32(a, 0xaaaa, b); }
-  SION_AVX512 static Vec blend_odd_sub(Vec r, Vec a, Vec b) {
-    return _mm512_mask_sub_epi32(r, 0xaaaa, a, b);
-  }
+  SION_AVX512 static Vec blend_odd_sub(Vec r, Vec a, Vec b) { return _mm512_mask_sub_epi32(r, 0xaaaa, a, b); }
   SION_AVX512 static Vec or3(Vec a, Vec b, Vec c) {
     return _mm512_ternarylogic_epi32(a, b, c, 0xfe);  // a | b | c
   }
-  SION_AVX512 static Vec positive(Vec a) {
-    return _mm512_srai_epi32(_mm512_sub_epi32(_mm512_setzero_si512(), a), 31);
-  }
-  SION_AVX512 static std::uint32_t sign_bits(Vec a) {
-    return static_cast<std::uint32_t>(_mm512_movepi32_mask(a));
-  }
+  SION_AVX512 static Vec positive(Vec a) { return _mm512_srai_epi32(_mm512_sub_epi32(_mm512_setzero_si512(), a), 31); }
+  SION_AVX512 static std::uint32_t sign_bits(Vec a) { return static_cast<std::uint32_t>(_mm512_movepi32_mask(a)); }
   SION_AVX512 static std::int32_t sum(Vec v) { return _mm512_reduce_add_epi32(v); }
 
   // Exchange of s-lane blocks (mldsa_simd.hpp, make_ntt_tables).

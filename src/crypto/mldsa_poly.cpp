@@ -87,8 +87,8 @@ std::int32_t poly_add_check_norm(Poly& z, const Poly& y, std::int32_t bound) noe
 }
 
 template <std::int32_t kGamma2>
-std::int32_t poly_make_hints(Poly& h, const Poly& w, const Poly& cs2, const Poly& ct0,
-                             std::int32_t beta, std::int32_t& count) noexcept {
+std::int32_t poly_make_hints(Poly& h, const Poly& w, const Poly& cs2, const Poly& ct0, std::int32_t beta,
+                             std::int32_t& count) noexcept {
   std::int32_t reject = 0;
   std::int32_t hints = 0;
   for (std::size_t i = 0; i < kN; ++i) {
@@ -114,7 +114,7 @@ void poly_use_hints(Poly& w1, const Poly& w, const Poly& h) noexcept {
     const Split parts = decompose<kGamma2>(freeze(w.c[i]));
     // high + 1 if low > 0, else high - 1, where h = 1; then mod m.
     const std::int32_t up = (-parts.low) >> 31;  // -1 if low > 0
-    const std::int32_t delta = -(up | 1);         // +1 if low > 0, else -1
+    const std::int32_t delta = -(up | 1);        // +1 if low > 0, else -1
     std::int32_t v = parts.high + (delta & -h.c[i]);
     v += (v >> 31) & m;
     v -= ((m - 1 - v) >> 31) & m;
@@ -124,21 +124,18 @@ void poly_use_hints(Poly& w1, const Poly& w, const Poly& h) noexcept {
 
 template void poly_highbits<(kQ - 1) / 88>(Poly&, Poly&) noexcept;
 template void poly_highbits<(kQ - 1) / 32>(Poly&, Poly&) noexcept;
-template std::int32_t poly_make_hints<(kQ - 1) / 88>(Poly&, const Poly&, const Poly&,
-                                                     const Poly&, std::int32_t,
+template std::int32_t poly_make_hints<(kQ - 1) / 88>(Poly&, const Poly&, const Poly&, const Poly&, std::int32_t,
                                                      std::int32_t&) noexcept;
-template std::int32_t poly_make_hints<(kQ - 1) / 32>(Poly&, const Poly&, const Poly&,
-                                                     const Poly&, std::int32_t,
+template std::int32_t poly_make_hints<(kQ - 1) / 32>(Poly&, const Poly&, const Poly&, const Poly&, std::int32_t,
                                                      std::int32_t&) noexcept;
 template void poly_use_hints<(kQ - 1) / 88>(Poly&, const Poly&, const Poly&) noexcept;
 template void poly_use_hints<(kQ - 1) / 32>(Poly&, const Poly&, const Poly&) noexcept;
 
-std::size_t rej_uniform(std::int32_t* out, std::size_t need, const std::uint8_t* buf,
-                        std::size_t len) noexcept {
+std::size_t rej_uniform(std::int32_t* out, std::size_t need, const std::uint8_t* buf, std::size_t len) noexcept {
   std::size_t n = 0;
   for (std::size_t pos = 0; pos + 3 <= len && n < need; pos += 3) {
-    const std::uint32_t z = std::uint32_t{buf[pos]} | (std::uint32_t{buf[pos + 1]} << 8) |
-                            (std::uint32_t{buf[pos + 2] & 0x7fU} << 16);
+    const std::uint32_t z =
+        std::uint32_t{buf[pos]} | (std::uint32_t{buf[pos + 1]} << 8) | (std::uint32_t{buf[pos + 2] & 0x7fU} << 16);
     if (z < static_cast<std::uint32_t>(kQ)) out[n++] = static_cast<std::int32_t>(z);
   }
   return n;
@@ -174,10 +171,8 @@ const Kernels kPortableKernels = {
     &rej_uniform,
     &unpack_gamma1<17>,
     &unpack_gamma1<19>,
-    {&poly_highbits<(kQ - 1) / 88>, &poly_make_hints<(kQ - 1) / 88>,
-     &poly_use_hints<(kQ - 1) / 88>},
-    {&poly_highbits<(kQ - 1) / 32>, &poly_make_hints<(kQ - 1) / 32>,
-     &poly_use_hints<(kQ - 1) / 32>},
+    {&poly_highbits<(kQ - 1) / 88>, &poly_make_hints<(kQ - 1) / 88>, &poly_use_hints<(kQ - 1) / 88>},
+    {&poly_highbits<(kQ - 1) / 32>, &poly_make_hints<(kQ - 1) / 32>, &poly_use_hints<(kQ - 1) / 32>},
 };
 
 const Kernels& kernels() noexcept {

@@ -119,8 +119,7 @@ constexpr void for_each_pair_layer(F f) {
 template <int kLanes>
 constexpr NttTables<kLanes> make_ntt_tables() {
   NttTables<kLanes> t{};
-  for_each_pair_layer<kLanes>([&t](int p, int layer, int len, const int(&x)[kLanes],
-                                   const int(&)[kLanes]) {
+  for_each_pair_layer<kLanes>([&t](int p, int layer, int len, const int(&x)[kLanes], const int(&)[kLanes]) {
     for (int lane = 0; lane < kLanes; ++lane) {
       const int j = x[lane];  // the lower coefficient
       // Alg. 41: layer len uses zetas[256 / (2 len) + j / (2 len)];
@@ -140,12 +139,11 @@ constexpr NttTables<kLanes> make_ntt_tables() {
 template <int kLanes>
 constexpr bool exchanges_pair_partners() {
   bool ok = true;
-  for_each_pair_layer<kLanes>(
-      [&ok](int, int, int len, const int(&x)[kLanes], const int(&y)[kLanes]) {
-        for (int lane = 0; lane < kLanes; ++lane) {
-          if (y[lane] != x[lane] + len || (x[lane] / len) % 2 != 0) ok = false;
-        }
-      });
+  for_each_pair_layer<kLanes>([&ok](int, int, int len, const int(&x)[kLanes], const int(&y)[kLanes]) {
+    for (int lane = 0; lane < kLanes; ++lane) {
+      if (y[lane] != x[lane] + len || (x[lane] / len) % 2 != 0) ok = false;
+    }
+  });
   return ok;
 }
 static_assert(exchanges_pair_partners<8>() && exchanges_pair_partners<16>());
@@ -251,8 +249,7 @@ SION_MLDSA_SIMD void pointwise_montgomery(Poly& out, const Poly& a, const Poly& 
 }
 
 template <class V, class Vec = typename V::Vec>
-SION_MLDSA_SIMD void pointwise_acc_montgomery(Poly& out, const Poly* a, const Poly* b,
-                                              std::size_t n) noexcept {
+SION_MLDSA_SIMD void pointwise_acc_montgomery(Poly& out, const Poly* a, const Poly* b, std::size_t n) noexcept {
   for (std::size_t i = 0; i < kN; i += V::kLanes) {
     Vec even = V::zero();
     Vec odd = V::zero();
@@ -352,13 +349,11 @@ SION_MLDSA_SIMD void poly_highbits(Poly& w1, Poly& w) noexcept {
 }
 
 template <class V, class Vec = typename V::Vec>
-SION_MLDSA_SIMD std::int32_t poly_add_check_norm(Poly& z, const Poly& y,
-                                                 std::int32_t bound) noexcept {
+SION_MLDSA_SIMD std::int32_t poly_add_check_norm(Poly& z, const Poly& y, std::int32_t bound) noexcept {
   const Vec limit = V::set1(bound - 1);
   Vec reject = V::zero();
   for (std::size_t i = 0; i < kN; i += V::kLanes) {
-    const Vec v =
-        center_v<V>(freeze_v<V>(V::add(V::load(z.c.data() + i), V::load(y.c.data() + i))));
+    const Vec v = center_v<V>(freeze_v<V>(V::add(V::load(z.c.data() + i), V::load(y.c.data() + i))));
     V::store(z.c.data() + i, v);
     reject = V::bit_or(reject, V::sub(limit, V::abs(v)));
   }
@@ -366,9 +361,8 @@ SION_MLDSA_SIMD std::int32_t poly_add_check_norm(Poly& z, const Poly& y,
 }
 
 template <class V, std::int32_t kGamma2, class Vec = typename V::Vec>
-SION_MLDSA_SIMD std::int32_t poly_make_hints(Poly& h, const Poly& w, const Poly& cs2,
-                                             const Poly& ct0, std::int32_t beta,
-                                             std::int32_t& count) noexcept {
+SION_MLDSA_SIMD std::int32_t poly_make_hints(Poly& h, const Poly& w, const Poly& cs2, const Poly& ct0,
+                                             std::int32_t beta, std::int32_t& count) noexcept {
   const Vec low_limit = V::set1(kGamma2 - beta - 1);
   const Vec ct0_limit = V::set1(kGamma2 - 1);
   Vec reject = V::zero();
@@ -410,8 +404,7 @@ SION_MLDSA_SIMD void poly_use_hints(Poly& w1, const Poly& w, const Poly& h) noex
 
 // The rounding kernels of one gamma2, for the Kernels table.
 template <class V, std::int32_t kGamma2>
-constexpr Kernels::Rounding kRounding = {&poly_highbits<V, kGamma2>,
-                                         &poly_make_hints<V, kGamma2>,
+constexpr Kernels::Rounding kRounding = {&poly_highbits<V, kGamma2>, &poly_make_hints<V, kGamma2>,
                                          &poly_use_hints<V, kGamma2>};
 
 // ---- Rejection sampling (public data) ---------------------------------------
@@ -423,15 +416,14 @@ SION_MLDSA_SIMD __m256i three_byte_candidates(const std::uint8_t* buf) {
   const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(buf));
   // Low 128-bit lane: bytes 0..15; high lane: bytes 8..23.
   const __m256i spread = _mm256_permute4x64_epi64(bytes, 0x94);
-  const __m256i shuffle =
-      _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,  //
-                       4, 5, 6, -1, 7, 8, 9, -1, 10, 11, 12, -1, 13, 14, 15, -1);
+  const __m256i shuffle = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,  //
+                                           4, 5, 6, -1, 7, 8, 9, -1, 10, 11, 12, -1, 13, 14, 15, -1);
   return _mm256_and_si256(_mm256_shuffle_epi8(spread, shuffle), _mm256_set1_epi32(0x7fffff));
 }
 
 template <class V>
-SION_MLDSA_SIMD std::size_t rej_uniform(std::int32_t* out, std::size_t need,
-                                        const std::uint8_t* buf, std::size_t len) noexcept {
+SION_MLDSA_SIMD std::size_t rej_uniform(std::int32_t* out, std::size_t need, const std::uint8_t* buf,
+                                        std::size_t len) noexcept {
   std::size_t n = 0;
   std::size_t pos = 0;
   // Eight candidates at a time while eight outputs fit and 32 bytes can be

@@ -4,10 +4,10 @@
 #include <bit>
 #include <cstring>
 
+#include "sha2_simd.hpp"
 #include "sion/base/cpu.hpp"
 #include "sion/base/endian.hpp"
 #include "sion/crypto/detail/sha2_x86.hpp"
-#include "sha2_simd.hpp"
 
 namespace sion::crypto {
 namespace detail {
@@ -15,42 +15,35 @@ namespace detail {
 // SHA-256 constants K (FIPS 180-4, Sec. 4.2.2): the first 32 bits of the
 // fractional parts of the cube roots of the first 64 primes.
 const std::uint32_t kSha256K[64] = {
-    0x428a2f98U, 0x71374491U, 0xb5c0fbcfU, 0xe9b5dba5U, 0x3956c25bU, 0x59f111f1U,
-    0x923f82a4U, 0xab1c5ed5U, 0xd807aa98U, 0x12835b01U, 0x243185beU, 0x550c7dc3U,
-    0x72be5d74U, 0x80deb1feU, 0x9bdc06a7U, 0xc19bf174U, 0xe49b69c1U, 0xefbe4786U,
-    0x0fc19dc6U, 0x240ca1ccU, 0x2de92c6fU, 0x4a7484aaU, 0x5cb0a9dcU, 0x76f988daU,
-    0x983e5152U, 0xa831c66dU, 0xb00327c8U, 0xbf597fc7U, 0xc6e00bf3U, 0xd5a79147U,
-    0x06ca6351U, 0x14292967U, 0x27b70a85U, 0x2e1b2138U, 0x4d2c6dfcU, 0x53380d13U,
-    0x650a7354U, 0x766a0abbU, 0x81c2c92eU, 0x92722c85U, 0xa2bfe8a1U, 0xa81a664bU,
-    0xc24b8b70U, 0xc76c51a3U, 0xd192e819U, 0xd6990624U, 0xf40e3585U, 0x106aa070U,
-    0x19a4c116U, 0x1e376c08U, 0x2748774cU, 0x34b0bcb5U, 0x391c0cb3U, 0x4ed8aa4aU,
-    0x5b9cca4fU, 0x682e6ff3U, 0x748f82eeU, 0x78a5636fU, 0x84c87814U, 0x8cc70208U,
-    0x90befffaU, 0xa4506cebU, 0xbef9a3f7U, 0xc67178f2U,
+    0x428a2f98U, 0x71374491U, 0xb5c0fbcfU, 0xe9b5dba5U, 0x3956c25bU, 0x59f111f1U, 0x923f82a4U, 0xab1c5ed5U,
+    0xd807aa98U, 0x12835b01U, 0x243185beU, 0x550c7dc3U, 0x72be5d74U, 0x80deb1feU, 0x9bdc06a7U, 0xc19bf174U,
+    0xe49b69c1U, 0xefbe4786U, 0x0fc19dc6U, 0x240ca1ccU, 0x2de92c6fU, 0x4a7484aaU, 0x5cb0a9dcU, 0x76f988daU,
+    0x983e5152U, 0xa831c66dU, 0xb00327c8U, 0xbf597fc7U, 0xc6e00bf3U, 0xd5a79147U, 0x06ca6351U, 0x14292967U,
+    0x27b70a85U, 0x2e1b2138U, 0x4d2c6dfcU, 0x53380d13U, 0x650a7354U, 0x766a0abbU, 0x81c2c92eU, 0x92722c85U,
+    0xa2bfe8a1U, 0xa81a664bU, 0xc24b8b70U, 0xc76c51a3U, 0xd192e819U, 0xd6990624U, 0xf40e3585U, 0x106aa070U,
+    0x19a4c116U, 0x1e376c08U, 0x2748774cU, 0x34b0bcb5U, 0x391c0cb3U, 0x4ed8aa4aU, 0x5b9cca4fU, 0x682e6ff3U,
+    0x748f82eeU, 0x78a5636fU, 0x84c87814U, 0x8cc70208U, 0x90befffaU, 0xa4506cebU, 0xbef9a3f7U, 0xc67178f2U,
 };
 
 // SHA-512 constants K (FIPS 180-4, Sec. 4.2.3): the first 64 bits of the
 // fractional parts of the cube roots of the first 80 primes.
 const std::uint64_t kSha512K[80] = {
-    0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL, 0xe9b5dba58189dbbcULL,
-    0x3956c25bf348b538ULL, 0x59f111f1b605d019ULL, 0x923f82a4af194f9bULL, 0xab1c5ed5da6d8118ULL,
-    0xd807aa98a3030242ULL, 0x12835b0145706fbeULL, 0x243185be4ee4b28cULL, 0x550c7dc3d5ffb4e2ULL,
-    0x72be5d74f27b896fULL, 0x80deb1fe3b1696b1ULL, 0x9bdc06a725c71235ULL, 0xc19bf174cf692694ULL,
-    0xe49b69c19ef14ad2ULL, 0xefbe4786384f25e3ULL, 0x0fc19dc68b8cd5b5ULL, 0x240ca1cc77ac9c65ULL,
-    0x2de92c6f592b0275ULL, 0x4a7484aa6ea6e483ULL, 0x5cb0a9dcbd41fbd4ULL, 0x76f988da831153b5ULL,
-    0x983e5152ee66dfabULL, 0xa831c66d2db43210ULL, 0xb00327c898fb213fULL, 0xbf597fc7beef0ee4ULL,
-    0xc6e00bf33da88fc2ULL, 0xd5a79147930aa725ULL, 0x06ca6351e003826fULL, 0x142929670a0e6e70ULL,
-    0x27b70a8546d22ffcULL, 0x2e1b21385c26c926ULL, 0x4d2c6dfc5ac42aedULL, 0x53380d139d95b3dfULL,
-    0x650a73548baf63deULL, 0x766a0abb3c77b2a8ULL, 0x81c2c92e47edaee6ULL, 0x92722c851482353bULL,
-    0xa2bfe8a14cf10364ULL, 0xa81a664bbc423001ULL, 0xc24b8b70d0f89791ULL, 0xc76c51a30654be30ULL,
-    0xd192e819d6ef5218ULL, 0xd69906245565a910ULL, 0xf40e35855771202aULL, 0x106aa07032bbd1b8ULL,
-    0x19a4c116b8d2d0c8ULL, 0x1e376c085141ab53ULL, 0x2748774cdf8eeb99ULL, 0x34b0bcb5e19b48a8ULL,
-    0x391c0cb3c5c95a63ULL, 0x4ed8aa4ae3418acbULL, 0x5b9cca4f7763e373ULL, 0x682e6ff3d6b2b8a3ULL,
-    0x748f82ee5defb2fcULL, 0x78a5636f43172f60ULL, 0x84c87814a1f0ab72ULL, 0x8cc702081a6439ecULL,
-    0x90befffa23631e28ULL, 0xa4506cebde82bde9ULL, 0xbef9a3f7b2c67915ULL, 0xc67178f2e372532bULL,
-    0xca273eceea26619cULL, 0xd186b8c721c0c207ULL, 0xeada7dd6cde0eb1eULL, 0xf57d4f7fee6ed178ULL,
-    0x06f067aa72176fbaULL, 0x0a637dc5a2c898a6ULL, 0x113f9804bef90daeULL, 0x1b710b35131c471bULL,
-    0x28db77f523047d84ULL, 0x32caab7b40c72493ULL, 0x3c9ebe0a15c9bebcULL, 0x431d67c49c100d4cULL,
-    0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL, 0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL,
+    0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL, 0xe9b5dba58189dbbcULL, 0x3956c25bf348b538ULL,
+    0x59f111f1b605d019ULL, 0x923f82a4af194f9bULL, 0xab1c5ed5da6d8118ULL, 0xd807aa98a3030242ULL, 0x12835b0145706fbeULL,
+    0x243185be4ee4b28cULL, 0x550c7dc3d5ffb4e2ULL, 0x72be5d74f27b896fULL, 0x80deb1fe3b1696b1ULL, 0x9bdc06a725c71235ULL,
+    0xc19bf174cf692694ULL, 0xe49b69c19ef14ad2ULL, 0xefbe4786384f25e3ULL, 0x0fc19dc68b8cd5b5ULL, 0x240ca1cc77ac9c65ULL,
+    0x2de92c6f592b0275ULL, 0x4a7484aa6ea6e483ULL, 0x5cb0a9dcbd41fbd4ULL, 0x76f988da831153b5ULL, 0x983e5152ee66dfabULL,
+    0xa831c66d2db43210ULL, 0xb00327c898fb213fULL, 0xbf597fc7beef0ee4ULL, 0xc6e00bf33da88fc2ULL, 0xd5a79147930aa725ULL,
+    0x06ca6351e003826fULL, 0x142929670a0e6e70ULL, 0x27b70a8546d22ffcULL, 0x2e1b21385c26c926ULL, 0x4d2c6dfc5ac42aedULL,
+    0x53380d139d95b3dfULL, 0x650a73548baf63deULL, 0x766a0abb3c77b2a8ULL, 0x81c2c92e47edaee6ULL, 0x92722c851482353bULL,
+    0xa2bfe8a14cf10364ULL, 0xa81a664bbc423001ULL, 0xc24b8b70d0f89791ULL, 0xc76c51a30654be30ULL, 0xd192e819d6ef5218ULL,
+    0xd69906245565a910ULL, 0xf40e35855771202aULL, 0x106aa07032bbd1b8ULL, 0x19a4c116b8d2d0c8ULL, 0x1e376c085141ab53ULL,
+    0x2748774cdf8eeb99ULL, 0x34b0bcb5e19b48a8ULL, 0x391c0cb3c5c95a63ULL, 0x4ed8aa4ae3418acbULL, 0x5b9cca4f7763e373ULL,
+    0x682e6ff3d6b2b8a3ULL, 0x748f82ee5defb2fcULL, 0x78a5636f43172f60ULL, 0x84c87814a1f0ab72ULL, 0x8cc702081a6439ecULL,
+    0x90befffa23631e28ULL, 0xa4506cebde82bde9ULL, 0xbef9a3f7b2c67915ULL, 0xc67178f2e372532bULL, 0xca273eceea26619cULL,
+    0xd186b8c721c0c207ULL, 0xeada7dd6cde0eb1eULL, 0xf57d4f7fee6ed178ULL, 0x06f067aa72176fbaULL, 0x0a637dc5a2c898a6ULL,
+    0x113f9804bef90daeULL, 0x1b710b35131c471bULL, 0x28db77f523047d84ULL, 0x32caab7b40c72493ULL, 0x3c9ebe0a15c9bebcULL,
+    0x431d67c49c100d4cULL, 0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL, 0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL,
 };
 
 }  // namespace detail
@@ -67,8 +60,8 @@ using base::store_be;
 // FIPS 180-4, Sec. 6.2.2 / 6.4.2: sha2_simd.hpp's rounds on single words
 // (one lane, no vector types involved).
 template <class P>
-void compress_portable(std::array<typename P::Word, 8>& state, const std::uint8_t* data,
-                       std::size_t blocks, const typename P::Word* k) noexcept {
+void compress_portable(std::array<typename P::Word, 8>& state, const std::uint8_t* data, std::size_t blocks,
+                       const typename P::Word* k) noexcept {
   using Word = typename P::Word;
   for (; blocks > 0; --blocks, data += 16 * sizeof(Word)) {
     Word w[16];
@@ -77,13 +70,11 @@ void compress_portable(std::array<typename P::Word, 8>& state, const std::uint8_
   }
 }
 
-void sha256_compress_portable(Sha256State& state, const std::uint8_t* data,
-                              std::size_t blocks) noexcept {
+void sha256_compress_portable(Sha256State& state, const std::uint8_t* data, std::size_t blocks) noexcept {
   compress_portable<detail::simd::Sha256Params>(state, data, blocks, kSha256K);
 }
 
-void sha512_compress_portable(Sha512State& state, const std::uint8_t* data,
-                              std::size_t blocks) noexcept {
+void sha512_compress_portable(Sha512State& state, const std::uint8_t* data, std::size_t blocks) noexcept {
   compress_portable<detail::simd::Sha512Params>(state, data, blocks, kSha512K);
 }
 
@@ -93,8 +84,8 @@ bool use_avx512(const base::CpuFeatures& cpu) noexcept { return cpu.avx512f && c
 // `count` <= kLanes states through a kLanes-wide kernel: transposed in,
 // unused lanes fed a copy of lane 0, transposed out.
 template <std::size_t kLanes, class Word, class Kernel>
-void compress_group(std::array<Word, 8>* states, const std::uint8_t* const* data,
-                    std::size_t count, std::size_t blocks, Kernel kernel) noexcept {
+void compress_group(std::array<Word, 8>* states, const std::uint8_t* const* data, std::size_t count, std::size_t blocks,
+                    Kernel kernel) noexcept {
   alignas(64) Word t[8 * kLanes];
   const std::uint8_t* lane_data[kLanes];
   for (std::size_t l = 0; l < kLanes; ++l) {
@@ -111,9 +102,8 @@ void compress_group(std::array<Word, 8>* states, const std::uint8_t* const* data
 // States i.. through the AVX2 kernel in groups of up to kLanes, padded,
 // while two or more are left; returns the index of the first one left.
 template <std::size_t kLanes, class Word, class Kernel>
-std::size_t compress_avx2_groups(std::array<Word, 8>* states, const std::uint8_t* const* data,
-                                 std::size_t i, std::size_t count, std::size_t blocks,
-                                 Kernel kernel) noexcept {
+std::size_t compress_avx2_groups(std::array<Word, 8>* states, const std::uint8_t* const* data, std::size_t i,
+                                 std::size_t count, std::size_t blocks, Kernel kernel) noexcept {
   while (count - i >= 2) {
     const std::size_t m = std::min<std::size_t>(kLanes, count - i);
     compress_group<kLanes>(states + i, data + i, m, blocks, kernel);
@@ -329,12 +319,8 @@ void mgf1(base::ByteView seed, base::MutableByteView out) noexcept {
 
 }  // namespace
 
-void mgf1_sha256(base::ByteView seed, base::MutableByteView out) noexcept {
-  mgf1<Sha256>(seed, out);
-}
+void mgf1_sha256(base::ByteView seed, base::MutableByteView out) noexcept { mgf1<Sha256>(seed, out); }
 
-void mgf1_sha512(base::ByteView seed, base::MutableByteView out) noexcept {
-  mgf1<Sha512>(seed, out);
-}
+void mgf1_sha512(base::ByteView seed, base::MutableByteView out) noexcept { mgf1<Sha512>(seed, out); }
 
 }  // namespace sion::crypto

@@ -69,10 +69,10 @@ SION_SIMD_INLINE void sha2_round_range(V* v, V* w, const typename P::Word* k) {
     if (t >= 16) {  // step 1, in a 16-word ring
       const V x = w[(t - 15) & 15];
       const V y = w[(t - 2) & 15];
-      const V s0 = SION_SIMD_ROR(x, P::kSigma0[0], kBits) ^ SION_SIMD_ROR(x, P::kSigma0[1], kBits) ^
-                   (x >> P::kSigma0[2]);
-      const V s1 = SION_SIMD_ROR(y, P::kSigma1[0], kBits) ^ SION_SIMD_ROR(y, P::kSigma1[1], kBits) ^
-                   (y >> P::kSigma1[2]);
+      const V s0 =
+          SION_SIMD_ROR(x, P::kSigma0[0], kBits) ^ SION_SIMD_ROR(x, P::kSigma0[1], kBits) ^ (x >> P::kSigma0[2]);
+      const V s1 =
+          SION_SIMD_ROR(y, P::kSigma1[0], kBits) ^ SION_SIMD_ROR(y, P::kSigma1[1], kBits) ^ (y >> P::kSigma1[2]);
       w[t & 15] += s0 + w[(t - 7) & 15] + s1;
     }
     const V big_s1 = SION_SIMD_ROR(e, P::kSum1[0], kBits) ^ SION_SIMD_ROR(e, P::kSum1[1], kBits) ^
@@ -80,7 +80,7 @@ SION_SIMD_INLINE void sha2_round_range(V* v, V* w, const typename P::Word* k) {
     const V big_s0 = SION_SIMD_ROR(a, P::kSum0[0], kBits) ^ SION_SIMD_ROR(a, P::kSum0[1], kBits) ^
                      SION_SIMD_ROR(a, P::kSum0[2], kBits);
     const V t1 = h + big_s1 + (g ^ (e & (f ^ g))) + k[t] + w[t & 15];  // Ch(e, f, g)
-    const V t2 = big_s0 + ((a & b) | (c & (a | b)));                  // Maj(a, b, c)
+    const V t2 = big_s0 + ((a & b) | (c & (a | b)));                   // Maj(a, b, c)
     h = g;
     g = f;
     f = e;
@@ -160,38 +160,31 @@ SION_SIMD_INLINE void transpose(u32x8* x) {
 SION_SIMD_INLINE void transpose(u32x16* x) {
   u32x16 t[16];
   for (int i = 0; i < 16; i += 2) {
-    t[i] = __builtin_shufflevector(x[i], x[i + 1], 0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12,
-                                   28, 13, 29);
-    t[i + 1] = __builtin_shufflevector(x[i], x[i + 1], 2, 18, 3, 19, 6, 22, 7, 23, 10, 26, 11,
-                                       27, 14, 30, 15, 31);
+    t[i] = __builtin_shufflevector(x[i], x[i + 1], 0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29);
+    t[i + 1] = __builtin_shufflevector(x[i], x[i + 1], 2, 18, 3, 19, 6, 22, 7, 23, 10, 26, 11, 27, 14, 30, 15, 31);
   }
   // u[4i + j], 128-bit chunk k: word 4k + j of lanes 4i..4i+3.
   u32x16 u[16];
   for (int i = 0; i < 16; i += 4) {
     for (int h = 0; h < 2; ++h) {
-      u[i + 2 * h] = __builtin_shufflevector(t[i + h], t[i + h + 2], 0, 1, 16, 17, 4, 5, 20, 21,
-                                             8, 9, 24, 25, 12, 13, 28, 29);
-      u[i + 2 * h + 1] = __builtin_shufflevector(t[i + h], t[i + h + 2], 2, 3, 18, 19, 6, 7, 22,
-                                                 23, 10, 11, 26, 27, 14, 15, 30, 31);
+      u[i + 2 * h] =
+          __builtin_shufflevector(t[i + h], t[i + h + 2], 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29);
+      u[i + 2 * h + 1] =
+          __builtin_shufflevector(t[i + h], t[i + h + 2], 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31);
     }
   }
   for (int j = 0; j < 4; ++j) {
-    const u32x16 p0 = __builtin_shufflevector(u[j], u[4 + j], 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18,
-                                              19, 20, 21, 22, 23);
-    const u32x16 p1 = __builtin_shufflevector(u[j], u[4 + j], 8, 9, 10, 11, 12, 13, 14, 15, 24,
-                                              25, 26, 27, 28, 29, 30, 31);
-    const u32x16 q0 = __builtin_shufflevector(u[8 + j], u[12 + j], 0, 1, 2, 3, 4, 5, 6, 7, 16,
-                                              17, 18, 19, 20, 21, 22, 23);
-    const u32x16 q1 = __builtin_shufflevector(u[8 + j], u[12 + j], 8, 9, 10, 11, 12, 13, 14, 15,
-                                              24, 25, 26, 27, 28, 29, 30, 31);
-    x[j] = __builtin_shufflevector(p0, q0, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26,
-                                   27);
-    x[4 + j] = __builtin_shufflevector(p0, q0, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28,
-                                       29, 30, 31);
-    x[8 + j] = __builtin_shufflevector(p1, q1, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25,
-                                       26, 27);
-    x[12 + j] = __builtin_shufflevector(p1, q1, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28,
-                                        29, 30, 31);
+    const u32x16 p0 = __builtin_shufflevector(u[j], u[4 + j], 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+    const u32x16 p1 =
+        __builtin_shufflevector(u[j], u[4 + j], 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
+    const u32x16 q0 =
+        __builtin_shufflevector(u[8 + j], u[12 + j], 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+    const u32x16 q1 =
+        __builtin_shufflevector(u[8 + j], u[12 + j], 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
+    x[j] = __builtin_shufflevector(p0, q0, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27);
+    x[4 + j] = __builtin_shufflevector(p0, q0, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31);
+    x[8 + j] = __builtin_shufflevector(p1, q1, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27);
+    x[12 + j] = __builtin_shufflevector(p1, q1, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31);
   }
 }
 

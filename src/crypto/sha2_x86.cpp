@@ -35,18 +35,16 @@ struct ShaNiState {
   __m128i cdgh;
 };
 
-__attribute__((target("sha,sse4.1"), always_inline)) inline ShaNiState shani_load(
-    const Sha256State& s) {
+__attribute__((target("sha,sse4.1"), always_inline)) inline ShaNiState shani_load(const Sha256State& s) {
   const __m128i abcd = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data()));
   const __m128i efgh = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + 4));
-  const __m128i badc = _mm_shuffle_epi32(abcd, 0xB1);  // (b, a, d, c)
-  const __m128i hgfe = _mm_shuffle_epi32(efgh, 0x1B);  // (h, g, f, e)
+  const __m128i badc = _mm_shuffle_epi32(abcd, 0xB1);    // (b, a, d, c)
+  const __m128i hgfe = _mm_shuffle_epi32(efgh, 0x1B);    // (h, g, f, e)
   return ShaNiState{_mm_alignr_epi8(badc, hgfe, 8),      // (f, e, b, a)
                     _mm_blend_epi16(hgfe, badc, 0xF0)};  // (h, g, d, c)
 }
 
-__attribute__((target("sha,sse4.1"), always_inline)) inline void shani_store(
-    const ShaNiState& st, Sha256State& s) {
+__attribute__((target("sha,sse4.1"), always_inline)) inline void shani_store(const ShaNiState& st, Sha256State& s) {
   const __m128i abef = _mm_shuffle_epi32(st.abef, 0x1B);  // (a, b, e, f)
   const __m128i ghcd = _mm_shuffle_epi32(st.cdgh, 0xB1);  // (g, h, c, d)
   _mm_storeu_si128(reinterpret_cast<__m128i*>(s.data()), _mm_blend_epi16(abef, ghcd, 0xF0));
@@ -57,8 +55,9 @@ __attribute__((target("sha,sse4.1"), always_inline)) inline void shani_store(
 // interleaved round by round (they are independent, so the CPU overlaps
 // them).
 template <int kStreams>
-__attribute__((target("sha,sse4.1"), always_inline)) inline void shani_blocks(
-    ShaNiState* st, const std::uint8_t* const* data, std::size_t blocks) {
+__attribute__((target("sha,sse4.1"), always_inline)) inline void shani_blocks(ShaNiState* st,
+                                                                              const std::uint8_t* const* data,
+                                                                              std::size_t blocks) {
   // Byte order: big-endian message words (Sec. 3.1) into 32-bit lanes.
   const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
   for (std::size_t blk = 0; blk < blocks; ++blk) {
@@ -68,8 +67,7 @@ __attribute__((target("sha,sse4.1"), always_inline)) inline void shani_blocks(
       saved[j] = st[j];
       const std::uint8_t* p = data[j] + 64 * blk;
       for (int i = 0; i < 4; ++i) {
-        m[j][i] = _mm_shuffle_epi8(
-            _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i)), bswap);
+        m[j][i] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i)), bswap);
       }
     }
 #pragma GCC unroll 16
@@ -82,9 +80,8 @@ __attribute__((target("sha,sse4.1"), always_inline)) inline void shani_blocks(
           // msg1 adds sigma0, the alignr supplies W[t-7..t-4], msg2 adds
           // sigma1 (of two words computed in this very step for t+2, t+3).
           const __m128i w7 = _mm_alignr_epi8(mj[(i + 3) & 3], mj[(i + 2) & 3], 4);
-          mj[i & 3] = _mm_sha256msg2_epu32(
-              _mm_add_epi32(_mm_sha256msg1_epu32(mj[i & 3], mj[(i + 1) & 3]), w7),
-              mj[(i + 3) & 3]);
+          mj[i & 3] = _mm_sha256msg2_epu32(_mm_add_epi32(_mm_sha256msg1_epu32(mj[i & 3], mj[(i + 1) & 3]), w7),
+                                           mj[(i + 3) & 3]);
         }
         __m128i wk = _mm_add_epi32(mj[i & 3], k);
         // Rounds 4i, 4i + 1 (W + K in wk's low half) leave the new abef in
@@ -105,17 +102,16 @@ __attribute__((target("sha,sse4.1"), always_inline)) inline void shani_blocks(
 
 }  // namespace
 
-__attribute__((target("sha,sse4.1"))) void sha256_compress_shani(Sha256State& state,
-                                                                 const std::uint8_t* data,
+__attribute__((target("sha,sse4.1"))) void sha256_compress_shani(Sha256State& state, const std::uint8_t* data,
                                                                  std::size_t blocks) noexcept {
   ShaNiState st = shani_load(state);
   shani_blocks<1>(&st, &data, blocks);
   shani_store(st, state);
 }
 
-__attribute__((target("sha,sse4.1"))) void sha256_compress_shani_x2(
-    Sha256State& s0, Sha256State& s1, const std::uint8_t* d0, const std::uint8_t* d1,
-    std::size_t blocks) noexcept {
+__attribute__((target("sha,sse4.1"))) void sha256_compress_shani_x2(Sha256State& s0, Sha256State& s1,
+                                                                    const std::uint8_t* d0, const std::uint8_t* d1,
+                                                                    std::size_t blocks) noexcept {
   ShaNiState st[2] = {shani_load(s0), shani_load(s1)};
   const std::uint8_t* data[2] = {d0, d1};
   shani_blocks<2>(st, data, blocks);
@@ -128,8 +124,8 @@ __attribute__((target("sha,sse4.1"))) void sha256_compress_shani_x2(
 namespace {
 
 template <class V, class P>
-SION_SIMD_INLINE void compress_lanes(typename P::Word* state, const std::uint8_t* const* data,
-                                     std::size_t blocks, const typename P::Word* k) {
+SION_SIMD_INLINE void compress_lanes(typename P::Word* state, const std::uint8_t* const* data, std::size_t blocks,
+                                     const typename P::Word* k) {
   constexpr std::size_t kLanes = sizeof(V) / sizeof(typename P::Word);
   V s[8];
   for (std::size_t i = 0; i < 8; ++i) simd::load(&s[i], state + i * kLanes);
@@ -145,32 +141,28 @@ SION_SIMD_INLINE void compress_lanes(typename P::Word* state, const std::uint8_t
 
 // One multi-buffer kernel of sha2_x86.hpp: its ISA, lane vector, SHA-2
 // parameters and constants.
-#define SION_SHA2_LANES_KERNEL(name, isa, V, P, k)                                      \
+#define SION_SHA2_LANES_KERNEL(name, isa, V, P, k)                                        \
   __attribute__((target(isa))) void name(P::Word* state, const std::uint8_t* const* data, \
-                                         std::size_t blocks) noexcept {                  \
-    compress_lanes<V, P>(state, data, blocks, k);                                       \
+                                         std::size_t blocks) noexcept {                   \
+    compress_lanes<V, P>(state, data, blocks, k);                                         \
   }
 
 SION_SHA2_LANES_KERNEL(sha256_compress_x8_avx2, "avx2", simd::u32x8, simd::Sha256Params, kSha256K)
-SION_SHA2_LANES_KERNEL(sha256_compress_x16_avx512, "avx2,avx512f,avx512bw", simd::u32x16,
-                       simd::Sha256Params, kSha256K)
+SION_SHA2_LANES_KERNEL(sha256_compress_x16_avx512, "avx2,avx512f,avx512bw", simd::u32x16, simd::Sha256Params, kSha256K)
 SION_SHA2_LANES_KERNEL(sha512_compress_x4_avx2, "avx2", simd::u64x4, simd::Sha512Params, kSha512K)
-SION_SHA2_LANES_KERNEL(sha512_compress_x8_avx512, "avx2,avx512f,avx512bw", simd::u64x8,
-                       simd::Sha512Params, kSha512K)
+SION_SHA2_LANES_KERNEL(sha512_compress_x8_avx512, "avx2,avx512f,avx512bw", simd::u64x8, simd::Sha512Params, kSha512K)
 
 #undef SION_SHA2_LANES_KERNEL
 
 #else  // not x86-64: never called (cpu_features() reports nothing)
 
 void sha256_compress_shani(Sha256State&, const std::uint8_t*, std::size_t) noexcept {}
-void sha256_compress_shani_x2(Sha256State&, Sha256State&, const std::uint8_t*,
-                              const std::uint8_t*, std::size_t) noexcept {}
+void sha256_compress_shani_x2(Sha256State&, Sha256State&, const std::uint8_t*, const std::uint8_t*,
+                              std::size_t) noexcept {}
 void sha256_compress_x8_avx2(std::uint32_t*, const std::uint8_t* const*, std::size_t) noexcept {}
-void sha256_compress_x16_avx512(std::uint32_t*, const std::uint8_t* const*,
-                                std::size_t) noexcept {}
+void sha256_compress_x16_avx512(std::uint32_t*, const std::uint8_t* const*, std::size_t) noexcept {}
 void sha512_compress_x4_avx2(std::uint64_t*, const std::uint8_t* const*, std::size_t) noexcept {}
-void sha512_compress_x8_avx512(std::uint64_t*, const std::uint8_t* const*,
-                               std::size_t) noexcept {}
+void sha512_compress_x8_avx512(std::uint64_t*, const std::uint8_t* const*, std::size_t) noexcept {}
 
 #endif  // __x86_64__
 

@@ -62,11 +62,9 @@ std::optional<slhdsa::ParameterSet> slhdsa_set(Scheme scheme) noexcept {
 template <std::size_t N>
 base::ByteArray<N> derive_material(Scheme scheme, std::uint32_t counter, const KeySeed& seed) {
   static constexpr std::string_view kTag = "sion/key/v1";
-  const std::array<std::uint8_t, 5> header{static_cast<std::uint8_t>(scheme),
-                                           static_cast<std::uint8_t>(counter),
-                                           static_cast<std::uint8_t>(counter >> 8),
-                                           static_cast<std::uint8_t>(counter >> 16),
-                                           static_cast<std::uint8_t>(counter >> 24)};
+  const std::array<std::uint8_t, 5> header{
+      static_cast<std::uint8_t>(scheme), static_cast<std::uint8_t>(counter), static_cast<std::uint8_t>(counter >> 8),
+      static_cast<std::uint8_t>(counter >> 16), static_cast<std::uint8_t>(counter >> 24)};
   Shake256 xof;
   xof.absorb(base::as_bytes(kTag));
   xof.absorb(header);
@@ -172,9 +170,8 @@ base::Result<SigningKey> SigningKey::from_seed(Scheme scheme, const KeySeed& see
     base::Bytes public_key(pair->public_key.bytes().begin(), pair->public_key.bytes().end());
     return SigningKey(scheme, std::move(pair->secret_key), std::move(public_key));
   }
-  base::Result<std::pair<base::ByteArray<32>, base::Bytes>> key =
-      base::fail(base::Errc::invalid_argument, "unknown signature scheme " +
-                                                   std::to_string(static_cast<unsigned>(scheme)));
+  base::Result<std::pair<base::ByteArray<32>, base::Bytes>> key = base::fail(
+      base::Errc::invalid_argument, "unknown signature scheme " + std::to_string(static_cast<unsigned>(scheme)));
   switch (scheme) {
     case Scheme::ed25519: key = classical_key(scheme, seed, ed25519::keygen); break;
     case Scheme::ecdsa_p256: key = classical_key(scheme, seed, p256::keygen); break;
@@ -224,8 +221,7 @@ base::Result<base::Bytes> SigningKey::sign(base::ByteView message, Hedging hedgi
   return base::fail(base::Errc::internal, "signing key holds no secret (moved from?)");
 }
 
-bool verify(Scheme scheme, base::ByteView public_key, base::ByteView message,
-            base::ByteView signature) noexcept {
+bool verify(Scheme scheme, base::ByteView public_key, base::ByteView message, base::ByteView signature) noexcept {
   if (auto level = mldsa_level(scheme)) return mldsa::verify(*level, public_key, message, {}, signature);
   if (auto set = slhdsa_set(scheme)) {
     auto pk = slhdsa::PublicKey::from_bytes(*set, public_key);

@@ -53,8 +53,8 @@
 namespace sion::crypto::slhdsa {
 namespace {
 
-using base::ByteView;
 using base::Bytes;
+using base::ByteView;
 
 // M given as the concatenation of its pieces, so that the external
 // interface can sign 0x00 || len(ctx) || ctx || M without copying M.
@@ -78,8 +78,7 @@ inline std::uint64_t to_int(const std::uint8_t* x, std::size_t len) noexcept {
 // first. Only the low b + 7 bits of `total` are ever read, so a 32-bit
 // accumulator is exact for every b <= 24 (SLH-DSA uses b = lg_w = 4 and
 // b = a <= 14).
-inline void base_2b(const std::uint8_t* x, unsigned b, std::size_t out_len,
-                    std::uint32_t* out) noexcept {
+inline void base_2b(const std::uint8_t* x, unsigned b, std::size_t out_len, std::uint32_t* out) noexcept {
   std::size_t in = 0;
   unsigned bits = 0;
   std::uint32_t total = 0;
@@ -173,8 +172,7 @@ class Adrs {
     const auto type = static_cast<std::uint32_t>(type_);
     w[0] = ((layer_ & 0xFFU) << 24) | static_cast<std::uint32_t>(tree_ >> 40);
     w[1] = static_cast<std::uint32_t>(tree_ >> 8);
-    w[2] = (static_cast<std::uint32_t>(tree_ & 0xFFU) << 24) | ((type & 0xFFU) << 16) |
-           (key_pair_ >> 16);
+    w[2] = (static_cast<std::uint32_t>(tree_ & 0xFFU) << 24) | ((type & 0xFFU) << 16) | (key_pair_ >> 16);
     w[3] = (key_pair_ << 16) | (chain_or_height_ >> 16);
     w[4] = (chain_or_height_ << 16) | (hash_or_index_ >> 16);
     w[5] = hash_or_index_ << 16;
@@ -246,16 +244,14 @@ struct ChainJobs {
     const std::size_t c = i - capture_first;  // wraps around for i < capture_first
     return c < capture_count ? capture_at[c] : kNoCapture;
   }
-  std::uint8_t* capture_out(std::size_t i, std::size_t n) const noexcept {
-    return capture + (i - capture_first) * n;
-  }
+  std::uint8_t* capture_out(std::size_t i, std::size_t n) const noexcept { return capture + (i - capture_first) * n; }
 };
 
 // Chain i of `jobs` with single calls, from value x at hash address j (its
 // PRF first if `prf`) to its end; the end value goes to jobs.x.
 template <std::size_t kN, class Hashes>
-void chain_from(const Hashes& hash, const ChainJobs& jobs, std::size_t i, std::uint8_t* x,
-                std::uint32_t j, bool prf) noexcept {
+void chain_from(const Hashes& hash, const ChainJobs& jobs, std::size_t i, std::uint8_t* x, std::uint32_t j,
+                bool prf) noexcept {
   if (prf) hash.prf(jobs.prf_adrs[i], x);
   const std::uint32_t capture = jobs.capture_index(i);
   const std::uint32_t end = jobs.start[i] + jobs.steps[i];
@@ -354,21 +350,17 @@ class ShakeHashes {
       : pk_seed_(pk_seed), sk_seed_(sk_seed), ways_(select_ways()) {}
 
   // PRF(PK.seed, SK.seed, ADRS) = SHAKE256(PK.seed || ADRS || SK.seed, 8n)
-  void prf(const Adrs& adrs, std::uint8_t* out) const noexcept {
-    one_block(adrs, sk_seed_, nullptr, out);
-  }
+  void prf(const Adrs& adrs, std::uint8_t* out) const noexcept { one_block(adrs, sk_seed_, nullptr, out); }
   // F(PK.seed, ADRS, M1) = SHAKE256(PK.seed || ADRS || M1, 8n)
   void f(const Adrs& adrs, const std::uint8_t* in, std::uint8_t* out) const noexcept {
     one_block(adrs, in, nullptr, out);
   }
   // H(PK.seed, ADRS, M2) = SHAKE256(PK.seed || ADRS || M2, 8n), M2 = left || right
-  void h(const Adrs& adrs, const std::uint8_t* left, const std::uint8_t* right,
-         std::uint8_t* out) const noexcept {
+  void h(const Adrs& adrs, const std::uint8_t* left, const std::uint8_t* right, std::uint8_t* out) const noexcept {
     one_block(adrs, left, right, out);
   }
   // T_l(PK.seed, ADRS, M_l) = SHAKE256(PK.seed || ADRS || M_l, 8n), l = count
-  void t(const Adrs& adrs, const std::uint8_t* in, std::size_t count,
-         std::uint8_t* out) const noexcept {
+  void t(const Adrs& adrs, const std::uint8_t* in, std::size_t count, std::uint8_t* out) const noexcept {
     std::uint8_t a[Adrs::kFullBytes];
     adrs.write_full(a);
     Shake256 xof;
@@ -388,21 +380,17 @@ class ShakeHashes {
     });
     if (done < jobs.count) chains_one_by_one<kN>(*this, jobs);
   }
-  void h_many(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
-              std::size_t count) const noexcept {
-    const std::size_t done = with_ways([&](auto ways) {
-      return this->template h_lanes<decltype(ways)::value>(adrs, in, out, count);
-    });
+  void h_many(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out, std::size_t count) const noexcept {
+    const std::size_t done =
+        with_ways([&](auto ways) { return this->template h_lanes<decltype(ways)::value>(adrs, in, out, count); });
     for (std::size_t i = done; i < count; ++i) {
       h(adrs[i], in + 2 * i * kN, in + (2 * i + 1) * kN, out + i * kN);
     }
   }
   template <std::size_t kValues>
-  void t_many(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
-              std::size_t count) const noexcept {
-    const std::size_t done = with_ways([&](auto ways) {
-      return this->template t_lanes<kValues, decltype(ways)::value>(adrs, in, out, count);
-    });
+  void t_many(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out, std::size_t count) const noexcept {
+    const std::size_t done = with_ways(
+        [&](auto ways) { return this->template t_lanes<kValues, decltype(ways)::value>(adrs, in, out, count); });
     for (std::size_t i = done; i < count; ++i) {
       t(adrs[i], in + i * kValues * kN, kValues, out + i * kN);
     }
@@ -420,8 +408,7 @@ class ShakeHashes {
   }
 
   // H_msg(R, PK.seed, PK.root, M) = SHAKE256(R || PK.seed || PK.root || M, 8m)
-  static void h_msg(const std::uint8_t* r, const std::uint8_t* pk_seed,
-                    const std::uint8_t* pk_root, MessageParts m,
+  static void h_msg(const std::uint8_t* r, const std::uint8_t* pk_seed, const std::uint8_t* pk_root, MessageParts m,
                     base::MutableByteView out) noexcept {
     Shake256 xof;
     xof.absorb({r, kN});
@@ -445,12 +432,9 @@ class ShakeHashes {
   template <class Fn>
   std::size_t with_ways(Fn&& fn) const noexcept {
     switch (ways_) {
-      case Ways::x8:
-        return fn(std::integral_constant<std::size_t, 8>{});
-      case Ways::x4:
-        return fn(std::integral_constant<std::size_t, 4>{});
-      case Ways::one:
-        break;
+      case Ways::x8: return fn(std::integral_constant<std::size_t, 8>{});
+      case Ways::x4: return fn(std::integral_constant<std::size_t, 4>{});
+      case Ways::one: break;
     }
     return 0;
   }
@@ -458,8 +442,7 @@ class ShakeHashes {
   // The block PK.seed || ADRS || M || padding (FIPS 202, Sec. 6.2 and B.2:
   // the suffix 1111 and pad10*1 give 0x1f after M and 0x80 in the last
   // byte), M = m1 || m2 (m2 may be null), ADRS as 32 bytes.
-  void block(const std::uint8_t* adrs, const std::uint8_t* m1, const std::uint8_t* m2,
-             Block& b) const noexcept {
+  void block(const std::uint8_t* adrs, const std::uint8_t* m1, const std::uint8_t* m2, Block& b) const noexcept {
     std::size_t w = 0;
     const auto lanes = [&](const std::uint8_t* bytes, std::size_t count) {
       for (std::size_t i = 0; i < count; ++i) {
@@ -483,8 +466,7 @@ class ShakeHashes {
     }
   }
 
-  void one_block(const Adrs& adrs, const std::uint8_t* m1, const std::uint8_t* m2,
-                 std::uint8_t* out) const noexcept {
+  void one_block(const Adrs& adrs, const std::uint8_t* m1, const std::uint8_t* m2, std::uint8_t* out) const noexcept {
     std::uint8_t a[Adrs::kFullBytes];
     adrs.write_full(a);
     Block b;
@@ -516,8 +498,7 @@ class ShakeHashes {
   // H in groups of kWays (in each group's spare states, zeros); returns how
   // many it computed, leaving a lone remainder to the caller.
   template <std::size_t kWays>
-  std::size_t h_lanes(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
-               std::size_t count) const noexcept {
+  std::size_t h_lanes(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out, std::size_t count) const noexcept {
     std::size_t i = 0;
     while (count - i >= 2) {
       const std::size_t m = std::min(kWays, count - i);
@@ -543,8 +524,7 @@ class ShakeHashes {
   // every message is n + 32 + l n bytes); returns how many it computed,
   // leaving a lone remainder to the caller.
   template <std::size_t kValues, std::size_t kWays>
-  std::size_t t_lanes(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
-                      std::size_t count) const noexcept {
+  std::size_t t_lanes(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out, std::size_t count) const noexcept {
     constexpr std::size_t kLen = kN + Adrs::kFullBytes + kValues * kN;
     constexpr std::size_t kRate = Shake256::kRateBytes;
     std::array<std::uint8_t, kWays * kLen> messages;
@@ -576,9 +556,7 @@ class ShakeHashes {
   // The chains in windows ordered longest first, each run by chain_queue.
   template <std::size_t kWays>
   void chains_lanes(const ChainJobs& jobs) const noexcept {
-    by_length(jobs, [&](const std::uint32_t* order, std::size_t m, bool) {
-      chain_queue<kWays>(jobs, order, m);
-    });
+    by_length(jobs, [&](const std::uint32_t* order, std::size_t m, bool) { chain_queue<kWays>(jobs, order, m); });
   }
 
   // Runs chains order[0..count) on kWays states: a state takes the next
@@ -588,8 +566,7 @@ class ShakeHashes {
   // from the chain lengths alone (public). The chain values (secret when
   // signing) are wiped at the end.
   template <std::size_t kWays>
-  void chain_queue(const ChainJobs& jobs, const std::uint32_t* order,
-                   std::size_t count) const noexcept {
+  void chain_queue(const ChainJobs& jobs, const std::uint32_t* order, std::size_t count) const noexcept {
     struct Lane {
       std::uint32_t chain = 0;
       std::uint32_t j = 0;    // the hash address of the next F
@@ -676,8 +653,7 @@ class ShakeHashes {
 // The chaining value after the single block PK.seed || toByte(0, b - n)
 // that starts every SHA2 tweakable hash (Sec. 11.2).
 template <class Traits>
-std::array<typename Traits::Word, 8> seeded_state(const std::uint8_t* pk_seed,
-                                                  std::size_t n) noexcept {
+std::array<typename Traits::Word, 8> seeded_state(const std::uint8_t* pk_seed, std::size_t n) noexcept {
   std::array<std::uint8_t, Traits::kBlockBytes> block{};
   std::memcpy(block.data(), pk_seed, n);
   std::array<typename Traits::Word, 8> state = Traits::kInitial;
@@ -727,8 +703,7 @@ void load_rows(const std::uint8_t* in, std::size_t words, Word* rows, std::size_
 }
 
 template <class Word>
-void store_rows(const Word* rows, std::size_t stride, std::size_t words,
-                std::uint8_t* out) noexcept {
+void store_rows(const Word* rows, std::size_t stride, std::size_t words, std::uint8_t* out) noexcept {
   for (std::size_t r = 0; r < words; ++r) store_be(out + r * sizeof(Word), rows[r * stride]);
 }
 
@@ -780,9 +755,7 @@ class Sha2Hashes {
 
  public:
   Sha2Hashes(const std::uint8_t* pk_seed, const std::uint8_t* sk_seed) noexcept
-      : kernels_(Sha2Kernels::select()),
-        sk_seed_(sk_seed),
-        seed256_(seeded_state<Sha256Traits>(pk_seed, kN)) {
+      : kernels_(Sha2Kernels::select()), sk_seed_(sk_seed), seed256_(seeded_state<Sha256Traits>(pk_seed, kN)) {
     if constexpr (kWide) {
       seed_big_ = seeded_state<Sha512Traits>(pk_seed, kN);
     } else {
@@ -811,8 +784,7 @@ class Sha2Hashes {
   }
   // H(PK.seed, ADRS, M2) = Trunc_n(SHA-X(PK.seed || toByte(0, b - n) || ADRSc || M2)),
   // SHA-X = SHA-256 (b = 64) in category 1, SHA-512 (b = 128) in 3 and 5.
-  void h(const Adrs& adrs, const std::uint8_t* left, const std::uint8_t* right,
-         std::uint8_t* out) const noexcept {
+  void h(const Adrs& adrs, const std::uint8_t* left, const std::uint8_t* right, std::uint8_t* out) const noexcept {
     OneBlock<BigTraits, 2 * kN> block(adrs);
     std::memcpy(block.message(), left, kN);
     std::memcpy(block.message() + kN, right, kN);
@@ -821,8 +793,7 @@ class Sha2Hashes {
     store_truncated(out, state, kN);
   }
   // T_l(PK.seed, ADRS, M_l): as H, with M_l of `count` n-byte strings.
-  void t(const Adrs& adrs, const std::uint8_t* in, std::size_t count,
-         std::uint8_t* out) const noexcept {
+  void t(const Adrs& adrs, const std::uint8_t* in, std::size_t count, std::uint8_t* out) const noexcept {
     std::uint8_t a[Adrs::kCompressedBytes];
     adrs.write_compressed(a);
     Big hasher(seed_big_, 1);
@@ -836,36 +807,23 @@ class Sha2Hashes {
 
   void chains(const ChainJobs& jobs) const noexcept {
     switch (kernels_.sha256) {
-      case Lanes::avx512:
-        chains_lanes<16>(jobs);
-        return;
-      case Lanes::avx2:
-        chains_lanes<8>(jobs);
-        return;
+      case Lanes::avx512: chains_lanes<16>(jobs); return;
+      case Lanes::avx2: chains_lanes<8>(jobs); return;
       case Lanes::sha_ni:
-      case Lanes::one:
-        break;
+      case Lanes::one: break;
     }
-    by_length(jobs, [&](const std::uint32_t* order, std::size_t m, bool) {
-      chains_blocks(jobs, order, m);
-    });
+    by_length(jobs, [&](const std::uint32_t* order, std::size_t m, bool) { chains_blocks(jobs, order, m); });
   }
 
   // out_i = H(adrs[i], in + 2i n .. in + (2i + 2) n), out_i at out + i n;
   // `out` may be `in` (a tree level reduced in place).
-  void h_many(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
-              std::size_t count) const noexcept {
+  void h_many(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out, std::size_t count) const noexcept {
     using Word = std::conditional_t<kWide, std::uint64_t, std::uint32_t>;
     switch (kWide ? kernels_.sha512 : kernels_.sha256) {
-      case Lanes::avx512:
-        h_lanes<Word, 64 / sizeof(Word)>(adrs, in, out, count);
-        return;
-      case Lanes::avx2:
-        h_lanes<Word, 32 / sizeof(Word)>(adrs, in, out, count);
-        return;
+      case Lanes::avx512: h_lanes<Word, 64 / sizeof(Word)>(adrs, in, out, count); return;
+      case Lanes::avx2: h_lanes<Word, 32 / sizeof(Word)>(adrs, in, out, count); return;
       case Lanes::sha_ni:
-      case Lanes::one:
-        break;
+      case Lanes::one: break;
     }
     if constexpr (kWide) {
       h_one_by_one<kN>(*this, adrs, in, out, count);
@@ -878,8 +836,7 @@ class Sha2Hashes {
   // messages padded side by side and compressed by the multi-buffer
   // sha256_compress_many / sha512_compress_many.
   template <std::size_t kValues>
-  void t_many(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
-              std::size_t count) const noexcept {
+  void t_many(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out, std::size_t count) const noexcept {
     constexpr std::size_t kBlock = BigTraits::kBlockBytes;
     constexpr std::size_t kMessage = Adrs::kCompressedBytes + kValues * kN;
     constexpr std::size_t kBlocks = (kMessage + 1 + BigTraits::kLengthBytes + kBlock - 1) / kBlock;
@@ -921,8 +878,7 @@ class Sha2Hashes {
 
   // H_msg(R, PK.seed, PK.root, M) =
   //   MGF1-SHA-X(R || PK.seed || SHA-X(R || PK.seed || PK.root || M), m)
-  static void h_msg(const std::uint8_t* r, const std::uint8_t* pk_seed,
-                    const std::uint8_t* pk_root, MessageParts m,
+  static void h_msg(const std::uint8_t* r, const std::uint8_t* pk_seed, const std::uint8_t* pk_root, MessageParts m,
                     base::MutableByteView out) noexcept {
     Big hasher;
     hasher.update({r, kN});
@@ -960,8 +916,7 @@ class Sha2Hashes {
     }
   }
   // Two independent one-block compressions; interleaved with SHA-NI.
-  void compress256_x2(Sha256State& s0, Sha256State& s1, const std::uint8_t* b0,
-                      const std::uint8_t* b1) const noexcept {
+  void compress256_x2(Sha256State& s0, Sha256State& s1, const std::uint8_t* b0, const std::uint8_t* b1) const noexcept {
     if (kernels_.sha_ni) {
       crypto::detail::sha256_compress_shani_x2(s0, s1, b0, b1, 1);
     } else {
@@ -981,8 +936,7 @@ class Sha2Hashes {
 
   // Chains order[0..count), two at a time with SHA-NI; each chain's block
   // is kept between steps, its output written straight back as M.
-  void chains_blocks(const ChainJobs& jobs, const std::uint32_t* order,
-                     std::size_t count) const noexcept {
+  void chains_blocks(const ChainJobs& jobs, const std::uint32_t* order, std::size_t count) const noexcept {
     std::size_t q = 0;
     if (kernels_.sha_ni) {
       for (; q + 1 < count; q += 2) chain_streams<2>(jobs, order + q);
@@ -1043,8 +997,7 @@ class Sha2Hashes {
   }
 
   // H for category 1, two at a time with SHA-NI.
-  void h256_blocks(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
-                   std::size_t count) const noexcept {
+  void h256_blocks(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out, std::size_t count) const noexcept {
     std::size_t i = 0;
     if (kernels_.sha_ni) {
       for (; i + 1 < count; i += 2) {
@@ -1098,8 +1051,7 @@ class Sha2Hashes {
   // values live in the kernel's registers; x ends as the chain ends (WOTS+
   // public-key values, FORS leaves) and captured as a WOTS+ signature.
   template <std::size_t kLanes>
-  void chain_group(const ChainJobs& jobs, const std::uint32_t* which,
-                   std::size_t count) const noexcept {
+  void chain_group(const ChainJobs& jobs, const std::uint32_t* which, std::size_t count) const noexcept {
     alignas(64) std::array<std::uint32_t, 6 * kLanes> adrs;
     alignas(64) std::array<std::uint32_t, 6 * kLanes> prf_adrs;
     alignas(64) std::array<std::uint32_t, kWords * kLanes> x;
@@ -1153,8 +1105,7 @@ class Sha2Hashes {
   // length, two to a lane: lane l runs which[l], then which[count - 1 - l]
   // if that is past the first kLanes. No PRF start, no capture.
   template <std::size_t kLanes>
-  void chain_pair_group(const ChainJobs& jobs, const std::uint32_t* which,
-                        std::size_t count) const noexcept {
+  void chain_pair_group(const ChainJobs& jobs, const std::uint32_t* which, std::size_t count) const noexcept {
     alignas(64) std::array<std::uint32_t, 6 * kLanes> adrs, adrs2;
     alignas(64) std::array<std::uint32_t, kWords * kLanes> x, x2;
     alignas(64) std::array<std::uint32_t, kLanes> start, steps, start2, steps2;
@@ -1175,11 +1126,11 @@ class Sha2Hashes {
       steps2[l] = two ? jobs.steps[i2] : 0;
       max_steps = std::max<unsigned>(max_steps, steps[l] + steps2[l]);
     }
-    const crypto::detail::SlhSha256Chain2 second{adrs2.data(), x2.data(), start2.data(),
-                                                 steps2.data()};
-    crypto::detail::SlhSha256Chains args{
-        seed256_.data(), adrs.data(), nullptr, sk_words_.data(), x.data(), start.data(),
-        steps.data(),    max_steps,   static_cast<unsigned>(kWords), nullptr, nullptr};
+    const crypto::detail::SlhSha256Chain2 second{adrs2.data(), x2.data(), start2.data(), steps2.data()};
+    crypto::detail::SlhSha256Chains args{seed256_.data(),  adrs.data(), nullptr,
+                                         sk_words_.data(), x.data(),    start.data(),
+                                         steps.data(),     max_steps,   static_cast<unsigned>(kWords),
+                                         nullptr,          nullptr};
     args.second = &second;
     if constexpr (kLanes == 16) {
       crypto::detail::slh_sha256_chains_x16_avx512(args);
@@ -1199,8 +1150,7 @@ class Sha2Hashes {
   // there is SHA-NI (as in chains_lanes); a lone remainder on 4 AVX2 lanes
   // of SHA-512 is cheaper one at a time.
   template <class Word, std::size_t kLanes>
-  void h_lanes(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
-               std::size_t count) const noexcept {
+  void h_lanes(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out, std::size_t count) const noexcept {
     for (std::size_t i = 0; i < count; i += kLanes) {
       const std::size_t m = std::min(kLanes, count - i);
       const std::uint8_t* pairs = in + 2 * i * kN;
@@ -1221,8 +1171,7 @@ class Sha2Hashes {
 
   // One kernel call for `count` <= kLanes hashes; spare lanes repeat the first.
   template <class Word, std::size_t kLanes>
-  void h_group(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out,
-               std::size_t count) const noexcept {
+  void h_group(const Adrs* adrs, const std::uint8_t* in, std::uint8_t* out, std::size_t count) const noexcept {
     constexpr std::size_t kValueWords = kN / sizeof(Word);
     constexpr std::size_t kAdrsRows = 24 / sizeof(Word);
     alignas(64) std::array<Word, kAdrsRows * kLanes> a;
@@ -1236,16 +1185,14 @@ class Sha2Hashes {
     constexpr auto kIn = static_cast<unsigned>(2 * kValueWords);
     constexpr auto kOut = static_cast<unsigned>(kValueWords);
     if constexpr (sizeof(Word) == 4) {
-      const crypto::detail::SlhSha256Hash args{seed256_.data(), a.data(), m.data(), h.data(),
-                                               kIn, kOut};
+      const crypto::detail::SlhSha256Hash args{seed256_.data(), a.data(), m.data(), h.data(), kIn, kOut};
       if constexpr (kLanes == 16) {
         crypto::detail::slh_sha256_hash_x16_avx512(args);
       } else {
         crypto::detail::slh_sha256_hash_x8_avx2(args);
       }
     } else {
-      const crypto::detail::SlhSha512Hash args{seed_big_.data(), a.data(), m.data(), h.data(),
-                                               kIn, kOut};
+      const crypto::detail::SlhSha512Hash args{seed_big_.data(), a.data(), m.data(), h.data(), kIn, kOut};
       if constexpr (kLanes == 8) {
         crypto::detail::slh_sha512_hash_x8_avx512(args);
       } else {
@@ -1259,8 +1206,8 @@ class Sha2Hashes {
 
   Sha2Kernels kernels_;
   const std::uint8_t* sk_seed_;
-  Sha256State seed256_;                  // for F and PRF
-  BigState seed_big_;                    // for H and T_l
+  Sha256State seed256_;                      // for F and PRF
+  BigState seed_big_;                        // for H and T_l
   std::array<std::uint32_t, 8> sk_words_{};  // SK.seed as big-endian words, for the SIMD PRF
 };
 
@@ -1302,13 +1249,13 @@ class Slh {
   // bytes of scratch), then the chunks' roots combined.
   static constexpr std::size_t kForsChunk = std::min<std::size_t>(kA, 12);
 
-  using Hashes = std::conditional_t<kP.family == HashFamily::shake, ShakeHashes<kN>,
-                                    Sha2Hashes<kN, (kP.security_category > 1)>>;
+  using Hashes =
+      std::conditional_t<kP.family == HashFamily::shake, ShakeHashes<kN>, Sha2Hashes<kN, (kP.security_category > 1)>>;
   using Workspace = SlhWorkspace<kSet>;
 
   // slh_keygen_internal (Alg. 18): writes SK = SK.seed || SK.prf || PK.seed || PK.root.
-  static void keygen(const std::uint8_t* sk_seed, const std::uint8_t* sk_prf,
-                     const std::uint8_t* pk_seed, std::uint8_t* sk, Workspace& ws) noexcept {
+  static void keygen(const std::uint8_t* sk_seed, const std::uint8_t* sk_prf, const std::uint8_t* pk_seed,
+                     std::uint8_t* sk, Workspace& ws) noexcept {
     const Slh slh(pk_seed, sk_seed, &ws);
     Adrs adrs;
     adrs.set_layer_address(static_cast<std::uint32_t>(kD - 1));
@@ -1323,17 +1270,17 @@ class Slh {
   // is n bytes, or null for the deterministic variant. Beyond FIPS 205:
   // false when the hypertree's top root, computed anyway, is not the key's
   // PK.root, i.e. the key is corrupt and its signatures would never verify.
-  static bool sign(const std::uint8_t* sk, MessageParts m, const std::uint8_t* addrnd,
-                   std::uint8_t* sig, Workspace& ws) noexcept {
+  static bool sign(const std::uint8_t* sk, MessageParts m, const std::uint8_t* addrnd, std::uint8_t* sig,
+                   Workspace& ws) noexcept {
     const std::uint8_t* sk_seed = sk;
     const std::uint8_t* sk_prf = sk + kN;
     const std::uint8_t* pk_seed = sk + 2 * kN;
     const std::uint8_t* pk_root = sk + 3 * kN;
 
-    base::ct_public(pk_seed, 2 * kN);  // PK.seed || PK.root: the public key
+    base::ct_public(pk_seed, 2 * kN);                                     // PK.seed || PK.root: the public key
     const std::uint8_t* opt_rand = addrnd != nullptr ? addrnd : pk_seed;  // line 2
-    Hashes::prf_msg(sk_prf, opt_rand, m, sig);  // lines 3-4: R is the first n bytes of SIG
-    base::ct_public(sig, kN);                   // R is published
+    Hashes::prf_msg(sk_prf, opt_rand, m, sig);                            // lines 3-4: R is the first n bytes of SIG
+    base::ct_public(sig, kN);                                             // R is published
     std::array<std::uint8_t, kP.m> digest;
     Hashes::h_msg(sig, pk_seed, pk_root, m, digest);
     const DigestIndices at = split_digest(digest.data());
@@ -1393,8 +1340,7 @@ class Slh {
     constexpr std::size_t kLeafBytes = (kHp + 7) / 8;
     static_assert(kMdBytes + kTreeBytes + kLeafBytes == kP.m);
     static_assert(kTreeBits <= 64 && kHp < 32);
-    constexpr std::uint64_t kTreeMask =
-        kTreeBits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << kTreeBits) - 1;
+    constexpr std::uint64_t kTreeMask = kTreeBits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << kTreeBits) - 1;
     return DigestIndices{
         digest,
         to_int(digest + kMdBytes, kTreeBytes) & kTreeMask,
@@ -1444,9 +1390,8 @@ class Slh {
   // PRF secret (lines 5-8). When `sig` is not null and key pair `sign_leaf`
   // is in the batch, its chains also leave their values at `digits` there:
   // the WOTS+ signature wots_sign (Alg. 7) of Alg. 10 lines 5-7.
-  void wots_leaves(const Adrs& tree_adrs, std::uint32_t first, std::uint32_t sign_leaf,
-                   const std::uint32_t* digits, std::uint8_t* sig,
-                   std::uint8_t* out) const noexcept {
+  void wots_leaves(const Adrs& tree_adrs, std::uint32_t first, std::uint32_t sign_leaf, const std::uint32_t* digits,
+                   std::uint8_t* sig, std::uint8_t* out) const noexcept {
     Workspace& ws = *ws_;
     for (std::uint32_t b = 0; b < kLeafBatch; ++b) {
       Adrs leaf = tree_adrs;
@@ -1517,8 +1462,8 @@ class Slh {
   // auth + level * n first: the authentication path of Alg. 10 and 16.
   //   node_adrs(z, i, adrs): sets adrs to the address of node i at height z
   template <class NodeAdrs>
-  void reduce(std::uint8_t* nodes, std::size_t height, std::uint32_t z0, std::uint32_t first,
-              std::uint32_t target, std::uint8_t* auth, NodeAdrs&& node_adrs) const noexcept {
+  void reduce(std::uint8_t* nodes, std::size_t height, std::uint32_t z0, std::uint32_t first, std::uint32_t target,
+              std::uint8_t* auth, NodeAdrs&& node_adrs) const noexcept {
     Adrs* adrs = ws_->adrs.data();
     for (std::size_t z = 0; z < height; ++z) {
       if (auth != nullptr) {
@@ -1541,8 +1486,8 @@ class Slh {
   // not null: the WOTS+ signature of `msg` by leaf `idx` followed by AUTH.
   // `tree_adrs` has the layer and tree address set. `root` may alias `msg`.
   // All 2^h' leaves are built first, then the levels above them.
-  void xmss_tree(const std::uint8_t* msg, std::uint32_t idx, const Adrs& tree_adrs,
-                 std::uint8_t* sig, std::uint8_t* root) const noexcept {
+  void xmss_tree(const std::uint8_t* msg, std::uint32_t idx, const Adrs& tree_adrs, std::uint8_t* sig,
+                 std::uint8_t* root) const noexcept {
     std::array<std::uint32_t, kLen> digits{};
     if (sig != nullptr) digits = wots_digits(msg);
     std::uint8_t* nodes = ws_->xmss_nodes.data();
@@ -1560,8 +1505,8 @@ class Slh {
   }
 
   // xmss_pkFromSig (Alg. 11).
-  void xmss_pk_from_sig(std::uint32_t idx, const std::uint8_t* sig, const std::uint8_t* msg,
-                        const Adrs& tree_adrs, std::uint8_t* out) const noexcept {
+  void xmss_pk_from_sig(std::uint32_t idx, const std::uint8_t* sig, const std::uint8_t* msg, const Adrs& tree_adrs,
+                        std::uint8_t* out) const noexcept {
     Adrs adrs = tree_adrs;
     adrs.set_type_and_clear(AdrsType::wots_hash);
     adrs.set_key_pair_address(idx);
@@ -1588,8 +1533,8 @@ class Slh {
   // ht_sign (Alg. 12). Each layer's root, the message of the layer above,
   // comes out of xmss_tree; it equals the xmss_pkFromSig of lines 5 and 14.
   // Writes the root of the top layer, which is PK.root for a consistent key.
-  void ht_sign(const std::uint8_t* msg, std::uint64_t idx_tree, std::uint32_t idx_leaf,
-               std::uint8_t* sig, std::uint8_t* root) const noexcept {
+  void ht_sign(const std::uint8_t* msg, std::uint64_t idx_tree, std::uint32_t idx_leaf, std::uint8_t* sig,
+               std::uint8_t* root) const noexcept {
     std::memcpy(root, msg, kN);
     Adrs adrs;
     for (std::uint32_t j = 0; j < kD; ++j) {
@@ -1605,8 +1550,8 @@ class Slh {
   }
 
   // ht_verify (Alg. 13).
-  bool ht_verify(const std::uint8_t* msg, const std::uint8_t* sig, std::uint64_t idx_tree,
-                 std::uint32_t idx_leaf, const std::uint8_t* pk_root) const noexcept {
+  bool ht_verify(const std::uint8_t* msg, const std::uint8_t* sig, std::uint64_t idx_tree, std::uint32_t idx_leaf,
+                 const std::uint8_t* pk_root) const noexcept {
     std::uint8_t node[kN];
     std::memcpy(node, msg, kN);
     Adrs adrs;
@@ -1634,8 +1579,7 @@ class Slh {
   }
 
   // fors_pkFromSig (Alg. 17) lines 21-24: the FORS public key from the k roots.
-  void fors_roots_to_pk(const Adrs& adrs, const std::uint8_t* roots,
-                        std::uint8_t* pk) const noexcept {
+  void fors_roots_to_pk(const Adrs& adrs, const std::uint8_t* roots, std::uint8_t* pk) const noexcept {
     Adrs pk_adrs = adrs;
     pk_adrs.set_type_and_clear(AdrsType::fors_roots);
     pk_adrs.set_key_pair_address(adrs.key_pair_address());
@@ -1645,8 +1589,7 @@ class Slh {
   // FORS leaves first .. first + count - 1 (indices across all k trees,
   // Alg. 15 lines 2-5: F of the fors_skGen secret) to out + j * n, as
   // one-step chains whose hash address is the tree index.
-  void fors_leaves(const Adrs& adrs, std::uint32_t first, std::uint32_t count,
-                   std::uint8_t* out) const noexcept {
+  void fors_leaves(const Adrs& adrs, std::uint32_t first, std::uint32_t count, std::uint8_t* out) const noexcept {
     Workspace& ws = *ws_;
     for (std::uint32_t b = 0; b < count; b += static_cast<std::uint32_t>(kBatch)) {
       const std::uint32_t m = std::min(count - b, static_cast<std::uint32_t>(kBatch));
@@ -1686,13 +1629,12 @@ class Slh {
       const std::uint32_t first = tree_first + c * kChunkLeaves;
       fors_leaves(adrs, first, kChunkLeaves, nodes);
       const bool has_target = (target >> kForsChunk) == c;
-      reduce(nodes, kForsChunk, 0, first, target - c * kChunkLeaves,
-             has_target ? auth : nullptr, node_adrs);
+      reduce(nodes, kForsChunk, 0, first, target - c * kChunkLeaves, has_target ? auth : nullptr, node_adrs);
       std::memcpy(chunk_roots + c * kN, nodes, kN);
     }
     if constexpr (kChunks > 1) {
-      reduce(chunk_roots, kA - kForsChunk, static_cast<std::uint32_t>(kForsChunk),
-             tree_first >> kForsChunk, target >> kForsChunk, auth + kForsChunk * kN, node_adrs);
+      reduce(chunk_roots, kA - kForsChunk, static_cast<std::uint32_t>(kForsChunk), tree_first >> kForsChunk,
+             target >> kForsChunk, auth + kForsChunk * kN, node_adrs);
     }
     std::memcpy(root, chunk_roots, kN);
   }
@@ -1701,8 +1643,7 @@ class Slh {
   // of building the trees, equal to what fors_pkFromSig (Alg. 17) computes
   // from the signature in Alg. 19 line 16. `adrs` is the FORS_TREE address
   // of the key pair.
-  void fors_sign(const std::uint8_t* md, const Adrs& adrs, std::uint8_t* sig,
-                 std::uint8_t* pk) const noexcept {
+  void fors_sign(const std::uint8_t* md, const Adrs& adrs, std::uint8_t* sig, std::uint8_t* pk) const noexcept {
     std::array<std::uint32_t, kK> indices;
     base_2b(md, kA, kK, indices.data());
     std::array<std::uint8_t, kK * kN> roots;
@@ -1785,23 +1726,16 @@ struct SlhWorkspace {
 template <class Fn>
 decltype(auto) with_parameter_set(ParameterSet set, Fn&& fn) {
   switch (set) {
-    case ParameterSet::sha2_128s:
-      return fn(std::integral_constant<ParameterSet, ParameterSet::sha2_128s>{});
-    case ParameterSet::sha2_128f:
-      return fn(std::integral_constant<ParameterSet, ParameterSet::sha2_128f>{});
-    case ParameterSet::sha2_192f:
-      return fn(std::integral_constant<ParameterSet, ParameterSet::sha2_192f>{});
-    case ParameterSet::sha2_256s:
-      return fn(std::integral_constant<ParameterSet, ParameterSet::sha2_256s>{});
-    case ParameterSet::shake_128f:
-      return fn(std::integral_constant<ParameterSet, ParameterSet::shake_128f>{});
+    case ParameterSet::sha2_128s: return fn(std::integral_constant<ParameterSet, ParameterSet::sha2_128s>{});
+    case ParameterSet::sha2_128f: return fn(std::integral_constant<ParameterSet, ParameterSet::sha2_128f>{});
+    case ParameterSet::sha2_192f: return fn(std::integral_constant<ParameterSet, ParameterSet::sha2_192f>{});
+    case ParameterSet::sha2_256s: return fn(std::integral_constant<ParameterSet, ParameterSet::sha2_256s>{});
+    case ParameterSet::shake_128f: return fn(std::integral_constant<ParameterSet, ParameterSet::shake_128f>{});
   }
   __builtin_unreachable();
 }
 
-bool is_known(ParameterSet set) noexcept {
-  return static_cast<std::size_t>(set) < kParameterSets.size();
-}
+bool is_known(ParameterSet set) noexcept { return static_cast<std::size_t>(set) < kParameterSets.size(); }
 
 constexpr std::size_t kMaxContextBytes = 255;
 
@@ -1809,8 +1743,7 @@ constexpr std::size_t kMaxContextBytes = 255;
 // Alg. 24 line 4); |ctx| <= 255 is checked by the caller.
 struct PureMessage {
   PureMessage(ByteView message, ByteView context) noexcept
-      : header{0, static_cast<std::uint8_t>(context.size())},
-        parts{ByteView{header}, context, message} {}
+      : header{0, static_cast<std::uint8_t>(context.size())}, parts{ByteView{header}, context, message} {}
   std::uint8_t header[2];
   ByteView parts[3];
 };
@@ -1834,9 +1767,8 @@ base::Result<Bytes> sign_parts(const SecretKey& sk, MessageParts m, const std::u
 }
 
 bool verify_parts(const PublicKey& pk, MessageParts m, ByteView signature) noexcept {
-  return with_parameter_set(pk.parameter_set(), [&](auto set) {
-    return Slh<decltype(set)::value>::verify(pk.bytes().data(), m, signature);
-  });
+  return with_parameter_set(
+      pk.parameter_set(), [&](auto set) { return Slh<decltype(set)::value>::verify(pk.bytes().data(), m, signature); });
 }
 
 }  // namespace
@@ -1861,10 +1793,9 @@ base::Status check_key_bytes(ParameterSet set, ByteView bytes, bool secret) {
   }
   const std::size_t want = secret ? params(set).sk_bytes : params(set).pk_bytes;
   if (bytes.size() != want) {
-    return base::fail(base::Errc::invalid_value,
-                      std::string(params(set).name) + (secret ? " secret" : " public") +
-                          " key must be " + std::to_string(want) + " bytes, got " +
-                          std::to_string(bytes.size()));
+    return base::fail(base::Errc::invalid_value, std::string(params(set).name) + (secret ? " secret" : " public") +
+                                                     " key must be " + std::to_string(want) + " bytes, got " +
+                                                     std::to_string(bytes.size()));
   }
   return {};
 }
@@ -1892,16 +1823,14 @@ PublicKey SecretKey::public_key() const noexcept {
   return PublicKey(set_, {bytes_.data() + 2 * n, 2 * n});
 }
 
-base::Result<KeyPair> keygen(ParameterSet set, ByteView sk_seed, ByteView sk_prf,
-                             ByteView pk_seed) {
+base::Result<KeyPair> keygen(ParameterSet set, ByteView sk_seed, ByteView sk_prf, ByteView pk_seed) {
   if (!is_known(set)) {
     return base::fail(base::Errc::invalid_argument, "unknown SLH-DSA parameter set");
   }
   const std::size_t n = params(set).n;
   if (sk_seed.size() != n || sk_prf.size() != n || pk_seed.size() != n) {
-    return base::fail(base::Errc::invalid_argument,
-                      std::string(params(set).name) + " key generation takes three " +
-                          std::to_string(n) + "-byte seeds");
+    return base::fail(base::Errc::invalid_argument, std::string(params(set).name) + " key generation takes three " +
+                                                        std::to_string(n) + "-byte seeds");
   }
   SecretBuffer<SecretKey::kMaxBytes> sk;
   with_parameter_set(set, [&](auto s) {
@@ -1913,8 +1842,7 @@ base::Result<KeyPair> keygen(ParameterSet set, ByteView sk_seed, ByteView sk_prf
   return KeyPair{*secret, secret->public_key()};
 }
 
-base::Result<Bytes> sign(const SecretKey& sk, ByteView message, ByteView context,
-                         ByteView addrnd) {
+base::Result<Bytes> sign(const SecretKey& sk, ByteView message, ByteView context, ByteView addrnd) {
   if (context.size() > kMaxContextBytes) {
     return base::fail(base::Errc::length_over_max, "SLH-DSA context is longer than 255 bytes");
   }

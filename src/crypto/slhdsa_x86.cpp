@@ -240,8 +240,7 @@ struct Words {};
 // hash_lanes for p's in_words and out_words, if among the shapes listed.
 template <class V, class Args, unsigned... kIn, unsigned... kOut>
 SION_SIMD_INLINE void hash_any(const Args& p, Words<kIn, kOut>...) {
-  (void)((p.in_words == kIn && p.out_words == kOut && (hash_lanes<V, kIn, kOut>(p), true)) ||
-         ...);
+  (void)((p.in_words == kIn && p.out_words == kOut && (hash_lanes<V, kIn, kOut>(p), true)) || ...);
 }
 
 // SHA-256: PRF and F for n = 16, 24, 32, and H for n = 16.
@@ -258,8 +257,7 @@ SION_SIMD_INLINE void sha512_hash_any(const SlhSha512Hash& p) {
 
 }  // namespace
 
-__attribute__((target("avx2,avx512f,avx512bw"))) void slh_sha256_hash_x16_avx512(
-    const SlhSha256Hash& args) noexcept {
+__attribute__((target("avx2,avx512f,avx512bw"))) void slh_sha256_hash_x16_avx512(const SlhSha256Hash& args) noexcept {
   sha256_hash_any<simd::u32x16>(args);
 }
 
@@ -272,13 +270,11 @@ __attribute__((target("avx2,avx512f,avx512bw"))) void slh_sha256_chains_x16_avx5
   sha256_chains_any<simd::u32x16>(args);
 }
 
-__attribute__((target("avx2"))) void slh_sha256_chains_x8_avx2(
-    const SlhSha256Chains& args) noexcept {
+__attribute__((target("avx2"))) void slh_sha256_chains_x8_avx2(const SlhSha256Chains& args) noexcept {
   sha256_chains_any<simd::u32x8>(args);
 }
 
-__attribute__((target("avx2,avx512f,avx512bw"))) void slh_sha512_hash_x8_avx512(
-    const SlhSha512Hash& args) noexcept {
+__attribute__((target("avx2,avx512f,avx512bw"))) void slh_sha512_hash_x8_avx512(const SlhSha512Hash& args) noexcept {
   sha512_hash_any<simd::u64x8>(args);
 }
 

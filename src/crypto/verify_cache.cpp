@@ -32,8 +32,8 @@ Hash256 VerifyCache::signature_digest(const SignatureBundle& signatures) {
   return h.finalize();
 }
 
-VerifyCache::Key VerifyCache::key(const Hash256& bundle_id, const Hash256& signature_digest,
-                                  base::ByteView message, base::ByteView context) const noexcept {
+VerifyCache::Key VerifyCache::key(const Hash256& bundle_id, const Hash256& signature_digest, base::ByteView message,
+                                  base::ByteView context) const noexcept {
   Sha256 h;
   h.update(base::as_bytes(kCacheTag));
   h.update(salt_);
@@ -83,9 +83,8 @@ std::size_t VerifyCache::size() const {
   return total;
 }
 
-bool verify_bundle_cached(VerifyCache& cache, const KeyBundleRef& keys, base::ByteView message,
-                          base::ByteView context, const SignatureBundle& signatures,
-                          const Hash256& signature_digest) noexcept {
+bool verify_bundle_cached(VerifyCache& cache, const KeyBundleRef& keys, base::ByteView message, base::ByteView context,
+                          const SignatureBundle& signatures, const Hash256& signature_digest) noexcept {
   if (context.size() > kMaxContextBytes) return false;
   const VerifyCache::Key key = cache.key(keys.id(), signature_digest, message, context);
   try {

@@ -34,12 +34,11 @@ base::Result<std::optional<BadEncodingProof>> prove_bad_encoding(const ExtendedS
   const std::uint32_t k = square.original_width();
   const std::uint32_t width = square.width();
   if (!square.complete()) {
-    return base::fail(base::Errc::invalid_argument, "the square lacks " + std::to_string(square.missing()) +
-                                                        " shares; repair it first");
+    return base::fail(base::Errc::invalid_argument,
+                      "the square lacks " + std::to_string(square.missing()) + " shares; repair it first");
   }
   if (header.row_roots.size() != width || header.column_roots.size() != width) {
-    return base::fail(base::Errc::invalid_argument, "the header is not for a square of width " +
-                                                        std::to_string(width));
+    return base::fail(base::Errc::invalid_argument, "the header is not for a square of width " + std::to_string(width));
   }
   const SquareCommitment actual = SquareCommitment::compute(square);
   const DataRootTree committed(header);
@@ -84,8 +83,8 @@ base::Status verify_bad_encoding(const BadEncodingProof& proof, const DataCommit
   const std::uint32_t width = 2 * k;
   const std::string name = std::string(axis_name(proof.axis)) + " " + std::to_string(proof.line);
   if (proof.line >= width) {
-    return base::fail(base::Errc::invalid_value, name + " is outside the " + std::to_string(width) + "x" +
-                                                     std::to_string(width) + " square");
+    return base::fail(base::Errc::invalid_value,
+                      name + " is outside the " + std::to_string(width) + "x" + std::to_string(width) + " square");
   }
   const auto root = data_root_from_path(k, proof.axis, proof.line, proof.line_root, proof.root_path);
   if (!root || *root != commitment.data_root) {
@@ -106,8 +105,8 @@ base::Status verify_bad_encoding(const BadEncodingProof& proof, const DataCommit
                                                        "proven in a " + axis_name(other(proof.axis)));
     }
     if (!positions.empty() && share.line <= positions.back()) {
-      return base::fail(base::Errc::invalid_value, name + ": share " + std::to_string(i) +
-                                                       " does not come after the one before it");
+      return base::fail(base::Errc::invalid_value,
+                        name + ": share " + std::to_string(i) + " does not come after the one before it");
     }
     if (auto ok = verify_share(share, commitment); !ok) return ok;
     positions.push_back(share.line);

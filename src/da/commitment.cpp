@@ -99,8 +99,8 @@ base::Result<Hash> AvailabilityHeader::data_root() const {
                                                      std::to_string(column_roots.size()) + " column roots");
   }
   if (row_roots.size() % 2 != 0) {
-    return base::fail(base::Errc::invalid_value, "an odd number of row roots (" +
-                                                     std::to_string(row_roots.size()) + ")");
+    return base::fail(base::Errc::invalid_value,
+                      "an odd number of row roots (" + std::to_string(row_roots.size()) + ")");
   }
   if (auto ok = check_original_width(row_roots.size() / 2, "original width", base::Errc::invalid_value); !ok) {
     return base::fail(ok.error());
@@ -181,8 +181,7 @@ std::optional<Hash> line_root_from_path(std::uint32_t k, std::uint32_t position,
 std::optional<Hash> data_root_from_path(std::uint32_t k, Axis axis, std::uint32_t line, const Hash& line_root,
                                         std::span<const Hash> path) {
   if (line >= 2 * k) return std::nullopt;
-  return root_from_path(kDataRootHasher, 4 * k, root_leaf_index(k, axis, line),
-                        kDataRootHasher.leaf(line_root), path);
+  return root_from_path(kDataRootHasher, 4 * k, root_leaf_index(k, axis, line), kDataRootHasher.leaf(line_root), path);
 }
 
 }  // namespace sion::da

@@ -183,9 +183,9 @@ base::Status LineDecoder::decode(std::span<std::uint8_t* const> line, std::span<
     ++count;
   }
   if (count < k) {
-    return base::fail(base::Errc::invalid_argument, std::to_string(count) + " of the line's " +
-                                                        std::to_string(2 * k) + " shares are known; " +
-                                                        std::to_string(k) + " are needed to restore it");
+    return base::fail(base::Errc::invalid_argument, std::to_string(count) + " of the line's " + std::to_string(2 * k) +
+                                                        " shares are known; " + std::to_string(k) +
+                                                        " are needed to restore it");
   }
   if (count == 2 * k) return {};
   const Plan& plan = plan_for(pattern);

@@ -49,10 +49,10 @@ std::size_t restore_lines(ExtendedSquare& square, Axis axis, base::Executor* exe
 base::Status repair(ExtendedSquare& square, const AvailabilityHeader& header, base::Executor* executor) {
   const std::uint32_t k = square.original_width();
   if (header.row_roots.size() != 2 * std::size_t{k} || header.column_roots.size() != 2 * std::size_t{k}) {
-    return base::fail(base::Errc::invalid_argument,
-                      "the header has " + std::to_string(header.row_roots.size()) + " row and " +
-                          std::to_string(header.column_roots.size()) + " column roots; a square of width " +
-                          std::to_string(2 * k) + " needs " + std::to_string(2 * k) + " of each");
+    return base::fail(base::Errc::invalid_argument, "the header has " + std::to_string(header.row_roots.size()) +
+                                                        " row and " + std::to_string(header.column_roots.size()) +
+                                                        " column roots; a square of width " + std::to_string(2 * k) +
+                                                        " needs " + std::to_string(2 * k) + " of each");
   }
   const unsigned workers = workers_for(k, executor);
   std::size_t rounds = 0;
@@ -63,9 +63,9 @@ base::Status repair(ExtendedSquare& square, const AvailabilityHeader& header, ba
     if (rows + columns == 0) {
       return base::fail(base::Errc::invalid_argument,
                         "not enough shares to repair the square: " + std::to_string(square.missing()) + " of " +
-                            std::to_string(square.share_count()) + " still missing after " +
-                            std::to_string(rounds) + " rounds, and no row or column with a missing share has the " +
-                            std::to_string(k) + " shares that restore it");
+                            std::to_string(square.share_count()) + " still missing after " + std::to_string(rounds) +
+                            " rounds, and no row or column with a missing share has the " + std::to_string(k) +
+                            " shares that restore it");
     }
   }
   const SquareCommitment rebuilt = SquareCommitment::compute(square, executor);

@@ -18,8 +18,8 @@ std::string where(std::uint32_t row, std::uint32_t col) {
 
 }  // namespace
 
-ShareProof prove_share(const ExtendedSquare& square, const SquareCommitment& commitment, Axis axis,
-                       std::uint32_t row, std::uint32_t col) {
+ShareProof prove_share(const ExtendedSquare& square, const SquareCommitment& commitment, Axis axis, std::uint32_t row,
+                       std::uint32_t col) {
   ShareProof proof;
   proof.axis = axis;
   const std::uint32_t line = axis == Axis::row ? row : col;
@@ -40,8 +40,8 @@ base::Status verify_share(const ShareProof& proof, const DataCommitment& commitm
   // Built only on failure: samplers verify many proofs.
   const auto name = [&proof] { return where(proof.row(), proof.column()); };
   if (proof.line >= width || proof.position >= width) {
-    return base::fail(base::Errc::invalid_value, name() + " is outside the " + std::to_string(width) + "x" +
-                                                     std::to_string(width) + " square");
+    return base::fail(base::Errc::invalid_value,
+                      name() + " is outside the " + std::to_string(width) + "x" + std::to_string(width) + " square");
   }
   const auto line_depth = static_cast<std::size_t>(std::countr_zero(width));
   if (proof.share_path.size() != line_depth) {
@@ -52,16 +52,15 @@ base::Status verify_share(const ShareProof& proof, const DataCommitment& commitm
   }
   const auto root_depth = line_depth + 1;
   if (proof.root_path.size() != root_depth) {
-    return base::fail(base::Errc::invalid_value, name() + ": the path from its " + axis_name(proof.axis) +
-                                                     " root to the data root has " +
-                                                     std::to_string(proof.root_path.size()) + " hashes; " +
-                                                     std::to_string(2 * width) + " line roots need " +
-                                                     std::to_string(root_depth));
+    return base::fail(base::Errc::invalid_value,
+                      name() + ": the path from its " + axis_name(proof.axis) + " root to the data root has " +
+                          std::to_string(proof.root_path.size()) + " hashes; " + std::to_string(2 * width) +
+                          " line roots need " + std::to_string(root_depth));
   }
   const auto line_root = line_root_from_path(k, proof.position, proof.share, proof.share_path);
   if (!line_root || *line_root != proof.line_root) {
-    return base::fail(base::Errc::invalid_value, name() + " and its path do not give the proof's " +
-                                                     axis_name(proof.axis) + " root");
+    return base::fail(base::Errc::invalid_value,
+                      name() + " and its path do not give the proof's " + axis_name(proof.axis) + " root");
   }
   const auto data_root = data_root_from_path(k, proof.axis, proof.line, proof.line_root, proof.root_path);
   if (!data_root || *data_root != commitment.data_root) {
@@ -77,9 +76,8 @@ base::Result<std::vector<Coordinate>> sample_coordinates(std::uint32_t k, std::u
   const std::uint32_t width = 2 * k;
   const std::uint64_t shares = std::uint64_t{width} * width;
   if (count > shares) {
-    return base::fail(base::Errc::invalid_argument, "cannot draw " + std::to_string(count) +
-                                                        " distinct samples from " + std::to_string(shares) +
-                                                        " shares");
+    return base::fail(base::Errc::invalid_argument, "cannot draw " + std::to_string(count) + " distinct samples from " +
+                                                        std::to_string(shares) + " shares");
   }
   // (2k)^2 is a power of two <= 2^16: the low bits of a 16-bit word are a
   // uniform index. Duplicates are skipped, so the stream may need to be
@@ -116,8 +114,8 @@ base::Status sample_availability(const DataCommitment& commitment, std::uint32_t
       return base::fail(base::Errc::not_found, where(c.row, c.column) + " was not served: " + proof.error().reason);
     }
     if (proof->row() != c.row || proof->column() != c.column) {
-      return base::fail(base::Errc::invalid_value, "asked for " + where(c.row, c.column) + ", got " +
-                                                       where(proof->row(), proof->column()));
+      return base::fail(base::Errc::invalid_value,
+                        "asked for " + where(c.row, c.column) + ", got " + where(proof->row(), proof->column()));
     }
     if (auto ok = verify_share(*proof, commitment); !ok) return ok;
   }

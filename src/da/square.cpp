@@ -1,8 +1,8 @@
 #include "sion/da/square.hpp"
 
+#include <sys/mman.h>
 #include <algorithm>
 #include <bit>
-#include <sys/mman.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -16,9 +16,8 @@ namespace sion::da {
 
 base::Status check_original_width(std::uint64_t k, const char* what, base::Errc code) {
   if (k == 0 || k > kMaxOriginalWidth || !std::has_single_bit(k)) {
-    return base::fail(code, std::string(what) + " " + std::to_string(k) +
-                                                        " is not a power of two from 1 to " +
-                                                        std::to_string(kMaxOriginalWidth));
+    return base::fail(code, std::string(what) + " " + std::to_string(k) + " is not a power of two from 1 to " +
+                                std::to_string(kMaxOriginalWidth));
   }
   return {};
 }
@@ -144,9 +143,8 @@ base::Result<ExtendedSquare> ExtendedSquare::from_original(std::uint32_t k, base
   const std::size_t expected = std::size_t{k} * k * kShareBytes;
   if (shares.size() != expected) {
     return base::fail(base::Errc::invalid_argument, "the original shares of a " + std::to_string(k) + "x" +
-                                                        std::to_string(k) + " square are " +
-                                                        std::to_string(expected) + " bytes, not " +
-                                                        std::to_string(shares.size()));
+                                                        std::to_string(k) + " square are " + std::to_string(expected) +
+                                                        " bytes, not " + std::to_string(shares.size()));
   }
   return laid_out(k, shares, executor, pool);
 }
@@ -219,8 +217,8 @@ base::Status ExtendedSquare::set_share(std::uint32_t row, std::uint32_t col, bas
                                                         std::to_string(width()) + " square");
   }
   if (bytes.size() != kShareBytes) {
-    return base::fail(base::Errc::invalid_argument, "a share is " + std::to_string(kShareBytes) + " bytes, not " +
-                                                        std::to_string(bytes.size()));
+    return base::fail(base::Errc::invalid_argument,
+                      "a share is " + std::to_string(kShareBytes) + " bytes, not " + std::to_string(bytes.size()));
   }
   std::memcpy(share_data(row, col), bytes.data(), kShareBytes);
   mark_present(row, col);

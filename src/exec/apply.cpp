@@ -38,11 +38,11 @@ base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, c
             .signature_ok = precheck.signature_ok,
             .verify_signature =
                 // The id is hashed again from the keys: verification never
-                // trusts an id it is handed (crypto::KeyBundleRef).
-                [&tx](const crypto::Hash256&) {
-                  return crypto::verify_bundle(crypto::KeyBundleRef(tx.keys), codec::encode(tx.payload),
-                                               base::as_bytes(kTxSignatureContext), tx.auth);
-                },
+            // trusts an id it is handed (crypto::KeyBundleRef).
+            [&tx](const crypto::Hash256&) {
+              return crypto::verify_bundle(crypto::KeyBundleRef(tx.keys), codec::encode(tx.payload),
+                                           base::as_bytes(kTxSignatureContext), tx.auth);
+            },
         };
         SION_TRY(const auto authorization, ledger::authorize(state, request, params, usage));
         if (authorization.status != TxStatus::success) return Receipt{precheck.tx_id, authorization.status, 0, 0};

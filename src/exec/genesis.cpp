@@ -88,7 +88,8 @@ base::Status check_genesis(const Genesis& genesis) {
     const std::string path = base::json_item_path("$.accounts", i);
     if (auto s = crypto::check_key_bundle(account.keys); !s) return invalid(path + ".keys", s.error().reason);
     const auto [at, inserted] = seen.emplace(account_id(account.keys), i);
-    if (!inserted) return invalid(path + ".keys", "the same account as " + base::json_item_path("$.accounts", at->second));
+    if (!inserted)
+      return invalid(path + ".keys", "the same account as " + base::json_item_path("$.accounts", at->second));
     for (std::size_t j = 0; j < account.coins.size(); ++j) {
       const std::string coin_path = base::json_item_path(path + ".coins", j);
       const Amount amount = account.coins[j];

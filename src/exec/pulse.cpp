@@ -55,11 +55,10 @@ std::vector<TxPrecheck> precheck_transactions(std::span<const Transaction> trans
       const base::Bytes message = codec::encode(tx.payload);
       const auto context = base::as_bytes(kTxSignatureContext);
       const crypto::KeyBundleRef keys(tx.keys);
-      out[i].signature_ok =
-          options.cache != nullptr
-              ? crypto::verify_bundle_cached(*options.cache, keys, message, context, tx.auth,
-                                             crypto::VerifyCache::signature_digest(tx.auth))
-              : crypto::verify_bundle(keys, message, context, tx.auth);
+      out[i].signature_ok = options.cache != nullptr
+                                ? crypto::verify_bundle_cached(*options.cache, keys, message, context, tx.auth,
+                                                               crypto::VerifyCache::signature_digest(tx.auth))
+                                : crypto::verify_bundle(keys, message, context, tx.auth);
     }
   });
   return out;
@@ -76,18 +75,18 @@ base::Status check_encodable(std::span<const Transaction> transactions) {
 }
 
 base::Result<const std::vector<TxPrecheck>*> given_or_fresh_prechecks(std::span<const Transaction> transactions,
-                                                                     const ChainParams& params,
-                                                                     const PulseOptions& options,
-                                                                     std::string_view caller,
-                                                                     std::vector<TxPrecheck>& fresh) {
+                                                                      const ChainParams& params,
+                                                                      const PulseOptions& options,
+                                                                      std::string_view caller,
+                                                                      std::vector<TxPrecheck>& fresh) {
   if (options.prechecked == nullptr) {
     fresh = precheck_transactions(transactions, params, options);
     return &fresh;
   }
   if (options.prechecked->size() != transactions.size()) {
     return base::fail(base::Errc::invalid_argument,
-                      std::string(caller) + ": " + std::to_string(options.prechecked->size()) +
-                          " pre-checks for " + std::to_string(transactions.size()) + " transactions");
+                      std::string(caller) + ": " + std::to_string(options.prechecked->size()) + " pre-checks for " +
+                          std::to_string(transactions.size()) + " transactions");
   }
   return options.prechecked;
 }

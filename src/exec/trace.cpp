@@ -185,15 +185,13 @@ base::Result<TracedChunk> decode_traced_chunk(base::ByteView bytes) {
 base::Result<TracedPulse> trace_pulse(const MemoryState& pre, std::span<const Transaction> transactions,
                                       const ChainParams& params, const TraceOptions& options) {
   if (options.max_txs_per_chunk == 0 || options.max_txs_per_chunk > kMaxChunkTransactions) {
-    return base::fail(base::Errc::invalid_argument, "trace_pulse: chunks of " +
-                                                        std::to_string(options.max_txs_per_chunk) +
-                                                        " transactions (1 to " +
-                                                        std::to_string(kMaxChunkTransactions) + ")");
+    return base::fail(base::Errc::invalid_argument,
+                      "trace_pulse: chunks of " + std::to_string(options.max_txs_per_chunk) + " transactions (1 to " +
+                          std::to_string(kMaxChunkTransactions) + ")");
   }
   if (options.max_witness_bytes > kMaxTracedChunkBytes / 2) {
     return base::fail(base::Errc::invalid_argument, "trace_pulse: a witness estimate of up to " +
-                                                        std::to_string(options.max_witness_bytes) +
-                                                        " bytes; at most " +
+                                                        std::to_string(options.max_witness_bytes) + " bytes; at most " +
                                                         std::to_string(kMaxTracedChunkBytes / 2));
   }
   SION_TRY_STATUS(check_encodable(transactions));

@@ -4,9 +4,7 @@
 
 namespace sion::exec {
 
-Id tx_id(const TxPayload& payload) {
-  return commit::tagged_hash(commit::Domain::transaction, codec::encode(payload));
-}
+Id tx_id(const TxPayload& payload) { return commit::tagged_hash(commit::Domain::transaction, codec::encode(payload)); }
 
 base::Result<Amount> required_fee(const Transaction& tx, const FeeSchedule& fees) {
   return ledger::required_fee(codec::encoded_size(tx), crypto::verify_units(tx.keys), fees);

@@ -21,10 +21,10 @@ base::Result<Transaction> make_transfer(const crypto::SigningBundle& signer, con
                                         std::span<const Output> outputs, std::optional<Amount> fee,
                                         crypto::Hedging hedging) {
   if (inputs.size() > kMaxTransferInputs || outputs.size() > kMaxTransferOutputs) {
-    return base::fail(base::Errc::invalid_argument,
-                      std::to_string(inputs.size()) + " inputs and " + std::to_string(outputs.size()) +
-                          " outputs; at most " + std::to_string(kMaxTransferInputs) + " and " +
-                          std::to_string(kMaxTransferOutputs));
+    return base::fail(base::Errc::invalid_argument, std::to_string(inputs.size()) + " inputs and " +
+                                                        std::to_string(outputs.size()) + " outputs; at most " +
+                                                        std::to_string(kMaxTransferInputs) + " and " +
+                                                        std::to_string(kMaxTransferOutputs));
   }
   const crypto::KeyBundle& keys = signer.public_bundle();
   Transaction tx;

@@ -42,8 +42,8 @@ base::Result<Authorization> authorize(Overlay& state, const AuthRequest& request
   usage.add(need);
 
   // 4. Signature, unless checked already.
-  const bool verified = request.signature_ok ? *request.signature_ok
-                                             : request.verify_signature && request.verify_signature(keys_id);
+  const bool verified =
+      request.signature_ok ? *request.signature_ok : request.verify_signature && request.verify_signature(keys_id);
   if (!verified) return reject(TxStatus::bad_signature);
 
   // 5. Nonce. 6. Fee.

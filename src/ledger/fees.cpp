@@ -13,8 +13,7 @@ base::Result<Amount> required_fee(std::uint64_t tx_bytes, std::uint64_t verify_u
   const auto total = byte_part && unit_part ? base::checked_add(*byte_part, *unit_part) : std::nullopt;
   if (!total) {
     return base::fail(base::Errc::invalid_value, "required fee for " + std::to_string(tx_bytes) + " bytes and " +
-                                                     std::to_string(verify_units) +
-                                                     " verify units passes 2^64 - 1");
+                                                     std::to_string(verify_units) + " verify units passes 2^64 - 1");
   }
   return *total;
 }

@@ -8,9 +8,7 @@ namespace sion::ledger {
 
 Id account_id(const crypto::KeyBundle& keys) { return account_id_from_keys_id(crypto::bundle_id(keys)); }
 
-Id account_id_from_keys_id(const Id& keys_id) noexcept {
-  return commit::tagged_hash(commit::Domain::account, keys_id);
-}
+Id account_id_from_keys_id(const Id& keys_id) noexcept { return commit::tagged_hash(commit::Domain::account, keys_id); }
 
 namespace {
 
@@ -71,9 +69,7 @@ state::Object to_object(const Account& account, std::uint64_t version) {
   return object_of(ObjectType::account, account, version);
 }
 
-state::Object to_object(const Coin& coin, std::uint64_t version) {
-  return object_of(ObjectType::coin, coin, version);
-}
+state::Object to_object(const Coin& coin, std::uint64_t version) { return object_of(ObjectType::coin, coin, version); }
 
 base::Result<Account> account_from(const state::Object& object) {
   return decode_object<Account>(object, ObjectType::account);

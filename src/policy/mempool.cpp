@@ -12,8 +12,8 @@ PolicyVerdict check_mempool_policy(const exec::Transaction& tx, const ledger::Ch
                                    const MempoolPolicy& policy) {
   const exec::TxPayload& payload = tx.payload;
   if (payload.chain_id != params.chain_id) {
-    return refuse(PolicyCode::wrong_chain, "chain id " + std::to_string(payload.chain_id) +
-                                               ", but this chain is " + std::to_string(params.chain_id));
+    return refuse(PolicyCode::wrong_chain, "chain id " + std::to_string(payload.chain_id) + ", but this chain is " +
+                                               std::to_string(params.chain_id));
   }
   // codec::encode's precondition; decoded transactions always pass.
   if (!codec::valid(tx)) return refuse(PolicyCode::not_encodable, "a length or count exceeds its field's maximum");

@@ -13,8 +13,7 @@
 namespace sion::state {
 namespace {
 
-constexpr std::array<std::string_view, kColumnCount> kColumnNames = {
-    "meta", "nodes", "stale", "objects", "roots"};
+constexpr std::array<std::string_view, kColumnCount> kColumnNames = {"meta", "nodes", "stale", "objects", "roots"};
 
 rocksdb::Slice slice(base::ByteView bytes) noexcept {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
@@ -27,16 +26,13 @@ base::ByteView view(const rocksdb::Slice& slice) noexcept {
 // RocksDB's corruption statuses blame the bytes on disk; everything else
 // (I/O, locks, space) is this machine failing.
 base::Failure rocks_failure(const rocksdb::Status& status, std::string_view what) {
-  const base::Errc code =
-      status.IsCorruption() ? base::Errc::corrupt_store : base::Errc::io_error;
+  const base::Errc code = status.IsCorruption() ? base::Errc::corrupt_store : base::Errc::io_error;
   return base::fail(code, std::string(what) + ": " + status.ToString());
 }
 
 }  // namespace
 
-std::string_view column_name(Column column) noexcept {
-  return kColumnNames[static_cast<std::size_t>(column)];
-}
+std::string_view column_name(Column column) noexcept { return kColumnNames[static_cast<std::size_t>(column)]; }
 
 // ---- KvBatch -----------------------------------------------------------------
 
@@ -56,8 +52,7 @@ KvBatch::KvBatch(KvBatch&&) noexcept = default;
 KvBatch& KvBatch::operator=(KvBatch&&) noexcept = default;
 
 void KvBatch::put(Column column, base::ByteView key, base::ByteView value) {
-  ops_->ops.push_back({column, false, base::Bytes(key.begin(), key.end()),
-                       base::Bytes(value.begin(), value.end())});
+  ops_->ops.push_back({column, false, base::Bytes(key.begin(), key.end()), base::Bytes(value.begin(), value.end())});
 }
 
 void KvBatch::erase(Column column, base::ByteView key) {
@@ -89,8 +84,7 @@ KvStore::KvStore(std::unique_ptr<Impl> impl, std::string directory)
 
 KvStore::~KvStore() = default;
 
-base::Result<std::unique_ptr<KvStore>> KvStore::open(const std::string& directory,
-                                                     const KvOptions& options) {
+base::Result<std::unique_ptr<KvStore>> KvStore::open(const std::string& directory, const KvOptions& options) {
   rocksdb::DBOptions db_options;
   db_options.create_if_missing = options.create_if_missing;
   db_options.create_missing_column_families = options.create_if_missing;
@@ -124,8 +118,7 @@ base::Result<std::unique_ptr<KvStore>> KvStore::open(const std::string& director
 
 base::Result<std::optional<base::Bytes>> KvStore::get(Column column, base::ByteView key) const {
   std::string value;
-  const rocksdb::Status status =
-      impl_->db->Get(rocksdb::ReadOptions(), impl_->handle(column), slice(key), &value);
+  const rocksdb::Status status = impl_->db->Get(rocksdb::ReadOptions(), impl_->handle(column), slice(key), &value);
   if (status.IsNotFound()) return std::optional<base::Bytes>{};
   if (!status.ok()) {
     return rocks_failure(status, "reading column " + std::string(column_name(column)));
@@ -136,9 +129,8 @@ base::Result<std::optional<base::Bytes>> KvStore::get(Column column, base::ByteV
 base::Status KvStore::write(KvBatch&& batch) {
   rocksdb::WriteBatch rocks_batch;
   for (const auto& op : batch.ops_->ops) {
-    const rocksdb::Status status =
-        op.erase ? rocks_batch.Delete(impl_->handle(op.column), slice(op.key))
-                 : rocks_batch.Put(impl_->handle(op.column), slice(op.key), slice(op.value));
+    const rocksdb::Status status = op.erase ? rocks_batch.Delete(impl_->handle(op.column), slice(op.key))
+                                            : rocks_batch.Put(impl_->handle(op.column), slice(op.key), slice(op.value));
     if (!status.ok()) return rocks_failure(status, "building a write batch");
   }
   const rocksdb::Status status = impl_->db->Write(impl_->write_options, &rocks_batch);
@@ -146,8 +138,7 @@ base::Status KvStore::write(KvBatch&& batch) {
   return {};
 }
 
-base::Status KvStore::scan_range(Column column, base::ByteView first, base::ByteView last,
-                                 const Visitor& visit) const {
+base::Status KvStore::scan_range(Column column, base::ByteView first, base::ByteView last, const Visitor& visit) const {
   rocksdb::ReadOptions read_options;
   const rocksdb::Slice upper = slice(last);
   if (!last.empty()) read_options.iterate_upper_bound = &upper;
@@ -161,8 +152,7 @@ base::Status KvStore::scan_range(Column column, base::ByteView first, base::Byte
   return {};
 }
 
-base::Status KvStore::scan_prefix(Column column, base::ByteView prefix,
-                                  const Visitor& visit) const {
+base::Status KvStore::scan_prefix(Column column, base::ByteView prefix, const Visitor& visit) const {
   // The smallest key greater than every key with this prefix: increment the
   // last byte that is not 0xff and drop what follows it. An all-0xff (or
   // empty) prefix has no such bound: scan to the end and stop at the first

@@ -41,8 +41,7 @@ std::array<std::uint8_t, kNodeKeyBytes> node_key_bytes(const NodeKey& key) noexc
 
 // version made stale (8, big-endian) || node key: pruning scans a prefix
 // range of this column in version order.
-std::array<std::uint8_t, 8 + kNodeKeyBytes> stale_key_bytes(std::uint64_t stale_since,
-                                                            const NodeKey& key) noexcept {
+std::array<std::uint8_t, 8 + kNodeKeyBytes> stale_key_bytes(std::uint64_t stale_since, const NodeKey& key) noexcept {
   std::array<std::uint8_t, 8 + kNodeKeyBytes> out;
   base::store_be<std::uint64_t>(out.data(), stale_since);
   const auto node = node_key_bytes(key);
@@ -55,9 +54,7 @@ constexpr std::string_view kOldestKey = "oldest";
 
 std::string hex_id(const ObjectId& id) { return base::to_hex(id); }
 
-base::Failure corrupt(std::string reason) {
-  return base::fail(base::Errc::corrupt_store, std::move(reason));
-}
+base::Failure corrupt(std::string reason) { return base::fail(base::Errc::corrupt_store, std::move(reason)); }
 
 base::Result<std::uint64_t> read_meta(const KvStore& kv, std::string_view name) {
   SION_TRY(const auto bytes, kv.get(Column::meta, base::as_bytes(name)));
@@ -74,8 +71,8 @@ class StoredNodes final : public commit::NodeReader {
     if (!bytes.has_value()) return std::optional<Node>{};
     auto node = codec::decode<Node>(*bytes);
     if (!node) {
-      return corrupt("tree node at depth " + std::to_string(key.depth) + ", version " +
-                     std::to_string(key.version) + " does not decode: " + node.error().reason);
+      return corrupt("tree node at depth " + std::to_string(key.depth) + ", version " + std::to_string(key.version) +
+                     " does not decode: " + node.error().reason);
     }
     return std::optional<Node>(std::move(*node));
   }
@@ -128,24 +125,21 @@ struct ObjectStore::Impl {
 
   base::Status check_usable() const {
     if (failed) {
-      return base::fail(base::Errc::io_error,
-                        "the store failed an earlier write; reopen it to continue");
+      return base::fail(base::Errc::io_error, "the store failed an earlier write; reopen it to continue");
     }
     return {};
   }
 
   base::Result<std::optional<ChildRef>> stored_root(std::uint64_t version) const {
     if (version < oldest || version > latest) {
-      return base::fail(base::Errc::not_found,
-                        "version " + std::to_string(version) + " is not retained (retained: " +
-                            std::to_string(oldest) + " to " + std::to_string(latest) + ")");
+      return base::fail(base::Errc::not_found, "version " + std::to_string(version) + " is not retained (retained: " +
+                                                   std::to_string(oldest) + " to " + std::to_string(latest) + ")");
     }
     SION_TRY(const auto bytes, kv->get(Column::roots, version_key(version)));
     if (!bytes.has_value()) return corrupt("the root of version " + std::to_string(version) + " is missing");
     auto root = codec::decode<std::optional<ChildRef>>(*bytes);
     if (!root) {
-      return corrupt("the root of version " + std::to_string(version) +
-                     " does not decode: " + root.error().reason);
+      return corrupt("the root of version " + std::to_string(version) + " does not decode: " + root.error().reason);
     }
     return std::move(*root);
   }
@@ -259,8 +253,7 @@ base::Result<std::uint64_t> ObjectStore::apply(std::span<const ObjectWrite> writ
     }
     auto bytes = codec::encode_checked(*write.object);
     if (!bytes) {
-      return base::fail(base::Errc::invalid_value,
-                        "object " + hex_id(write.id) + ": " + bytes.error().reason);
+      return base::fail(base::Errc::invalid_value, "object " + hex_id(write.id) + ": " + bytes.error().reason);
     }
     batch.put(Column::objects, write.id, *bytes);
     encodings.push_back(std::move(bytes).value());
@@ -291,13 +284,12 @@ base::Result<std::uint64_t> ObjectStore::apply(std::span<const ObjectWrite> writ
     batch.erase(Column::roots, version_key(old));
   }
   if (oldest > impl_->oldest) {
-    auto status = impl_->kv->scan_range(
-        Column::stale, version_key(0), version_key(oldest + 1),
-        [&](base::ByteView key, base::ByteView) {
-          batch.erase(Column::stale, key);
-          batch.erase(Column::nodes, key.subspan(8));
-          return true;
-        });
+    auto status = impl_->kv->scan_range(Column::stale, version_key(0), version_key(oldest + 1),
+                                        [&](base::ByteView key, base::ByteView) {
+                                          batch.erase(Column::stale, key);
+                                          batch.erase(Column::nodes, key.subspan(8));
+                                          return true;
+                                        });
     if (!status) {
       impl_->failed = true;
       return base::fail(std::move(status).error());
@@ -331,21 +323,20 @@ base::Status ObjectStore::for_each(const Visitor& visit) const {
   std::shared_lock lock(impl_->mutex);
   if (auto status = impl_->check_usable(); !status) return status;
   base::Status decode_status;
-  auto status = impl_->kv->scan_prefix(
-      Column::objects, {}, [&](base::ByteView key, base::ByteView value) {
-        if (key.size() != 32) {
-          decode_status = corrupt("an object key is " + std::to_string(key.size()) + " bytes, not 32");
-          return false;
-        }
-        ObjectId id;
-        std::copy(key.begin(), key.end(), id.begin());
-        auto object = codec::decode<Object>(value);
-        if (!object) {
-          decode_status = corrupt("object " + hex_id(id) + " does not decode: " + object.error().reason);
-          return false;
-        }
-        return visit(id, *object);
-      });
+  auto status = impl_->kv->scan_prefix(Column::objects, {}, [&](base::ByteView key, base::ByteView value) {
+    if (key.size() != 32) {
+      decode_status = corrupt("an object key is " + std::to_string(key.size()) + " bytes, not 32");
+      return false;
+    }
+    ObjectId id;
+    std::copy(key.begin(), key.end(), id.begin());
+    auto object = codec::decode<Object>(value);
+    if (!object) {
+      decode_status = corrupt("object " + hex_id(id) + " does not decode: " + object.error().reason);
+      return false;
+    }
+    return visit(id, *object);
+  });
   if (!status) return status;
   return decode_status;
 }

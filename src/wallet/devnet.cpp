@@ -41,8 +41,8 @@ base::Status create_parents(const std::string& path) {
   std::error_code error;
   std::filesystem::create_directories(parent, error);
   if (error) {
-    return base::fail(Errc::io_error, "cannot create directory " + quoted_path(parent.string()) + ": " +
-                                          error.message());
+    return base::fail(Errc::io_error,
+                      "cannot create directory " + quoted_path(parent.string()) + ": " + error.message());
   }
   return {};
 }

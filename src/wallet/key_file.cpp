@@ -105,7 +105,8 @@ base::Result<KeyDirectory> open_key_directory(const std::string& path, bool crea
       if (S_ISLNK(st.st_mode)) return directory_error(path, "a symbolic link; name the directory itself");
       return directory_error(path, "not a directory");
     }
-    if (error == ENOENT) return base::fail(Errc::not_found, "key directory " + quoted_path(path) + ": no such directory");
+    if (error == ENOENT)
+      return base::fail(Errc::not_found, "key directory " + quoted_path(path) + ": no such directory");
     return os_error("open key directory", path, error);
   }
   // Judged on the opened descriptor: what is checked is what is written into.
@@ -146,10 +147,10 @@ base::Result<crypto::SigningBundle> write_key_file(const std::string& path, cryp
 }
 
 base::Result<crypto::SigningBundle> read_key_file(const std::string& path) {
-  SION_TRY(std::string text, base::read_file(path, {.what = "key file",
-                                                    .max_bytes = kMaxKeyFileBytes,
-                                                    .owner_only = true,
-                                                    .follow_symlinks = false}));
+  SION_TRY(
+      std::string text,
+      base::read_file(
+          path, {.what = "key file", .max_bytes = kMaxKeyFileBytes, .owner_only = true, .follow_symlinks = false}));
   return parse_key_file(std::move(text), "key file " + quoted_path(path));
 }
 

@@ -53,7 +53,8 @@ TEST(ReadFile, RefusesAFifoWithoutBlocking) {
   TempDir dir;
   const std::string fifo = dir / "genesis.json";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  auto read = testing::read_unless_blocked(fifo, [&] { return read_file(fifo, {.what = "genesis file", .max_bytes = 100}); });
+  auto read =
+      testing::read_unless_blocked(fifo, [&] { return read_file(fifo, {.what = "genesis file", .max_bytes = 100}); });
   ASSERT_TRUE(read.has_value()) << "read_file blocked on a FIFO";
   auto& result = *read;
   ASSERT_FALSE(result.ok());
@@ -105,7 +106,8 @@ TEST(WriteNewFile, CreatesWithModeAndNeverOverwrites) {
   auto no_dir = write_new_file(dir / "no/such/f", "x", {});
   ASSERT_FALSE(no_dir.ok());
   EXPECT_EQ(no_dir.error().code, Errc::io_error);
-  EXPECT_EQ(no_dir.error().reason.rfind("cannot write file '" + (dir / "no/such/f") + "': ", 0), 0u) << no_dir.error().reason;
+  EXPECT_EQ(no_dir.error().reason.rfind("cannot write file '" + (dir / "no/such/f") + "': ", 0), 0u)
+      << no_dir.error().reason;
 }
 
 TEST(ReplaceFile, ReplacesAtomicallyAndLeavesNoTemporary) {

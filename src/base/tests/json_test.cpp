@@ -56,7 +56,8 @@ TEST(Json, UnsignedIntegersAreExactAndInRange) {
   ASSERT_TRUE(object.ok());
   EXPECT_EQ(*object->u64("ok"), 18446744073709551615ull);
   EXPECT_EQ(*object->u64("zero"), 0u);
-  EXPECT_EQ(reason_of(object->u64("big")), "$.big: value 18446744073709551616 is over the maximum 18446744073709551615");
+  EXPECT_EQ(reason_of(object->u64("big")),
+            "$.big: value 18446744073709551616 is over the maximum 18446744073709551615");
   EXPECT_EQ(reason_of(object->u64("neg")), "$.neg: expected an unsigned integer, got -5");
   EXPECT_EQ(reason_of(object->u64("frac")), "$.frac: expected an unsigned integer, got 2.5");
   EXPECT_EQ(reason_of(object->u64("exp")), "$.exp: expected an unsigned integer, got 1e3");

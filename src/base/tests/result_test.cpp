@@ -46,9 +46,8 @@ TEST(Result, VoidStatus) {
 }
 
 TEST(Result, ClassifiesInputErrorsApartFromLocalFailures) {
-  for (Errc c : {Errc::truncated, Errc::trailing_bytes, Errc::length_over_max, Errc::unknown_tag,
-                 Errc::non_canonical, Errc::invalid_value, Errc::invalid_argument,
-                 Errc::bad_signature, Errc::not_found}) {
+  for (Errc c : {Errc::truncated, Errc::trailing_bytes, Errc::length_over_max, Errc::unknown_tag, Errc::non_canonical,
+                 Errc::invalid_value, Errc::invalid_argument, Errc::bad_signature, Errc::not_found}) {
     EXPECT_TRUE(is_invalid_input(c)) << errc_name(c);
   }
   for (Errc c : {Errc::io_error, Errc::corrupt_store, Errc::unsupported, Errc::internal}) {

@@ -174,9 +174,9 @@ base::Status report_extend_and_commit(Context& context, Machine& machine, std::s
       context.measure_options());
   if (!failed) return failed;
   SION_TRY(const auto square, ExtendedSquare::from_data(data, executor, &machine.pool));
-  context.report_time(fmt::format("extend + commitments, {} KiB, two cores", kib), stats, TimeUnit::ms,
-                      root_note(SquareCommitment::compute(square, executor)) + ", " +
-                          square_note(square.original_width(), executor));
+  context.report_time(
+      fmt::format("extend + commitments, {} KiB, two cores", kib), stats, TimeUnit::ms,
+      root_note(SquareCommitment::compute(square, executor)) + ", " + square_note(square.original_width(), executor));
   return {};
 }
 
@@ -229,8 +229,8 @@ base::Status report_sampling(Context& context, const ExtendedSquare& square, con
         }
       },
       context.measure_options());
-  if (!failed) return base::fail(failed.error().code, "sampling: a valid share proof did not verify: " +
-                                                          failed.error().reason);
+  if (!failed)
+    return base::fail(failed.error().code, "sampling: a valid share proof did not verify: " + failed.error().reason);
   context.report_time(fmt::format("sample {} shares: verify", kSamples), stats, TimeUnit::us,
                       fmt::format("{:.2f} µs per share; row proofs, k={}, {} B encoded each",
                                   stats.median * 1e6 / kSamples, k, codec::encode(proofs.front()).size()));
@@ -245,7 +245,8 @@ base::Status report_bad_encoding(Context& context, const ExtendedSquare& square)
   for (std::size_t i = 0; i < da::kShareBytes; i += 64) share[i] ^= 0xff;
   const SquareCommitment commitment = SquareCommitment::compute(corrupted);
   SION_TRY(const auto proof, da::prove_bad_encoding(corrupted, commitment.header()));
-  if (!proof.has_value()) return base::fail(base::Errc::internal, "bad-encoding proof: none found in a corrupted square");
+  if (!proof.has_value())
+    return base::fail(base::Errc::internal, "bad-encoding proof: none found in a corrupted square");
   const da::BadEncodingProof& bad = *proof;
   const da::DataCommitment header{square.original_width(), kProofSize * kKiB, commitment.data_root()};
   base::Status failed;
@@ -255,10 +256,10 @@ base::Status report_bad_encoding(Context& context, const ExtendedSquare& square)
       },
       context.measure_options());
   if (!failed) return base::fail(failed.error().code, "bad-encoding proof did not verify: " + failed.error().reason);
-  context.report_time("bad-encoding proof: verify", stats, TimeUnit::us,
-                      fmt::format("{} {}: {} shares, {:.1f} KiB encoded", bad.axis == da::Axis::row ? "row" : "column",
-                                  bad.line, bad.shares.size(),
-                                  static_cast<double>(codec::encode(bad).size()) / static_cast<double>(kKiB)));
+  context.report_time(
+      "bad-encoding proof: verify", stats, TimeUnit::us,
+      fmt::format("{} {}: {} shares, {:.1f} KiB encoded", bad.axis == da::Axis::row ? "row" : "column", bad.line,
+                  bad.shares.size(), static_cast<double>(codec::encode(bad).size()) / static_cast<double>(kKiB)));
   return {};
 }
 

@@ -35,21 +35,21 @@ base::Result<Stats> time_pulse(const Workload& w, const exec::PulseOptions& opti
                                const Context& context) {
   exec::MemoryState post;
   base::Status status;
-  const Stats stats = time_each_call_after(
-      [&] { post = w.pre; },
-      [&] {
-        if (!status) return;
-        exec::PulseOptions run = options;
-        std::vector<exec::TxPrecheck> prechecks;
-        if (verdicts != nullptr) {
-          prechecks = ids_with_verdicts(w.txs, *verdicts);
-          run.prechecked = &prechecks;
-        }
-        commit::Hash root{};
-        status = execute_and_commit(w.pre, post, w.txs, w.transfers.params, run, root);
-        do_not_optimize(root);
-      },
-      context.measure_options());
+  const Stats stats = time_each_call_after([&] { post = w.pre; },
+                                           [&] {
+                                             if (!status) return;
+                                             exec::PulseOptions run = options;
+                                             std::vector<exec::TxPrecheck> prechecks;
+                                             if (verdicts != nullptr) {
+                                               prechecks = ids_with_verdicts(w.txs, *verdicts);
+                                               run.prechecked = &prechecks;
+                                             }
+                                             commit::Hash root{};
+                                             status =
+                                                 execute_and_commit(w.pre, post, w.txs, w.transfers.params, run, root);
+                                             do_not_optimize(root);
+                                           },
+                                           context.measure_options());
   if (!status) return base::fail(std::move(status).error());
   return stats;
 }
@@ -113,8 +113,7 @@ base::Status report_tracing(Context& context, const Workload& w, const std::vect
   context.report_time("stateless replay of every chunk (stack A)", with_checks, TimeUnit::ms,
                       fmt::format("signature checks, ids and proofs included, {}; {:.1f} ms without signature "
                                   "checks; witnesses {:.1f} KiB in all, {:.1f} KiB per chunk",
-                                  core.note(), without_checks.median * 1e3,
-                                  static_cast<double>(witness_bytes) / 1024.0,
+                                  core.note(), without_checks.median * 1e3, static_cast<double>(witness_bytes) / 1024.0,
                                   static_cast<double>(witness_bytes) / 1024.0 / chunks));
   return {};
 }

@@ -129,8 +129,8 @@ base::Status report_large_state(Context& context, const TransferWorkload& transf
   // --quick builds a tenth of the state, under its own row name.
   const std::size_t accounts = context.quick() ? 100'000 : 1'000'000;
   std::random_device entropy;
-  const auto directory = std::filesystem::temp_directory_path() /
-                         fmt::format("sion-bench-execution-{}-{}", entropy(), entropy());
+  const auto directory =
+      std::filesystem::temp_directory_path() / fmt::format("sion-bench-execution-{}-{}", entropy(), entropy());
   base::Status status;
   {
     state::ObjectStoreOptions options;

@@ -51,8 +51,8 @@ const base::Bytes& sample_message() {
 // ML-DSA-44 verify through python3's `cryptography` and the OpenSSL it
 // loaded, timed in a subprocess. Absent package or no ML-DSA: no row.
 struct OpenSslTiming {
-  double seconds = 0;    // per verify, the fastest of 5 repeats
-  std::string version;   // as that OpenSSL reports it, e.g. "OpenSSL 4.0.0 14 Apr 2026"
+  double seconds = 0;   // per verify, the fastest of 5 repeats
+  std::string version;  // as that OpenSSL reports it, e.g. "OpenSSL 4.0.0 14 Apr 2026"
 };
 
 std::optional<OpenSslTiming> openssl_mldsa44_verify(bool quick) {
@@ -71,8 +71,8 @@ std::optional<OpenSslTiming> openssl_mldsa44_verify(bool quick) {
   if (pipe == nullptr) return std::nullopt;
   char timing[64] = {};
   char version[128] = {};
-  const bool got = std::fgets(timing, sizeof(timing), pipe) != nullptr &&
-                   std::fgets(version, sizeof(version), pipe) != nullptr;
+  const bool got =
+      std::fgets(timing, sizeof(timing), pipe) != nullptr && std::fgets(version, sizeof(version), pipe) != nullptr;
   if (pclose(pipe) != 0 || !got) return std::nullopt;
   OpenSslTiming result;
   char* end = nullptr;
@@ -183,12 +183,10 @@ base::Status run(Context& context) {
     if (dual) {
       crypto::VerifyCache cache;
       const crypto::Hash256 digest = crypto::VerifyCache::signature_digest(signatures);
-      (void)crypto::verify_bundle_cached(cache, bundle.public_ref(), message, context_bytes,
-                                         signatures, digest);
+      (void)crypto::verify_bundle_cached(cache, bundle.public_ref(), message, context_bytes, signatures, digest);
       const Stats hit = time_per_call(
           [&] {
-            ok = crypto::verify_bundle_cached(cache, bundle.public_ref(), message, context_bytes,
-                                              signatures, digest);
+            ok = crypto::verify_bundle_cached(cache, bundle.public_ref(), message, context_bytes, signatures, digest);
             do_not_optimize(ok);
           },
           options);

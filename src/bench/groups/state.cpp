@@ -61,8 +61,6 @@ base::Status report_state_hashing(Context& context) {
   return {};
 }
 
-Group state() {
-  return {"state", "SHA3-256 hashing and sparse Merkle state roots", &run};
-}
+Group state() { return {"state", "SHA3-256 hashing and sparse Merkle state roots", &run}; }
 
 }  // namespace sion::bench::groups

@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "groups.hpp"
-#include "sion/codec/codec.hpp"
 #include "sion/bench/cores.hpp"
+#include "sion/codec/codec.hpp"
 #include "sion/commit/hash.hpp"
 #include "sion/commit/smt.hpp"
 #include "sion/state/object_store.hpp"
@@ -72,8 +72,7 @@ struct RootBuffers {
 // What a genesis does with its objects' encodings: hash each (0x40 tag, in
 // Keccak lanes, as state::state_changes does), then sort the ids, build
 // and hash every node of the tree.
-base::Result<Hash> root_from_encodings(const EncodedObjects& objects, base::Executor* executor,
-                                       RootBuffers& buffers) {
+base::Result<Hash> root_from_encodings(const EncodedObjects& objects, base::Executor* executor, RootBuffers& buffers) {
   const std::size_t count = objects.views.size();
   buffers.hashes.resize(count);
   commit::tagged_hashes(commit::Domain::object, objects.views, buffers.hashes.data());
@@ -125,8 +124,8 @@ std::optional<double> first_call_seconds(const EncodedObjects& objects) {
   const bool got = read(pipe_ends[0], &seconds, sizeof seconds) == static_cast<ssize_t>(sizeof seconds);
   close(pipe_ends[0]);
   int wait_status = 0;
-  const bool exited = waitpid(child, &wait_status, 0) == child && WIFEXITED(wait_status) &&
-                      WEXITSTATUS(wait_status) == 0;
+  const bool exited =
+      waitpid(child, &wait_status, 0) == child && WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0;
   if (!got || !exited || !(seconds > 0)) return std::nullopt;
   return seconds;
 }
@@ -152,8 +151,8 @@ base::Status report_first_call(Context& context, const EncodedObjects& objects) 
 // in a fresh folder: tree update, encoding, one synced RocksDB write batch.
 base::Status report_rocksdb_commit(Context& context) {
   std::random_device entropy;
-  const auto directory = std::filesystem::temp_directory_path() /
-                         fmt::format("sion-bench-state-{}-{}", entropy(), entropy());
+  const auto directory =
+      std::filesystem::temp_directory_path() / fmt::format("sion-bench-state-{}-{}", entropy(), entropy());
   base::Status status;
   {
     SION_TRY(const auto store, state::ObjectStore::open(directory.string()));
@@ -174,9 +173,9 @@ base::Status report_rocksdb_commit(Context& context) {
         },
         context.measure_options());
     if (status) {
-      context.report_time("commit 10000 objects to RocksDB", commit, TimeUnit::ms,
-                          fmt::format("100-byte objects, one synced write batch, {} objects at the end",
-                                      store->size()));
+      context.report_time(
+          "commit 10000 objects to RocksDB", commit, TimeUnit::ms,
+          fmt::format("100-byte objects, one synced write batch, {} objects at the end", store->size()));
     }
   }
   std::error_code ignored;

@@ -31,9 +31,9 @@ base::Status report_sum_tree(Context& context) {
       },
       context.measure_options());
   if (!built) return base::fail(base::Errc::internal, "sum tree: build failed");
-  context.report_time(fmt::format("build sum tree of {} leaves", kLeaves), stats, TimeUnit::ms,
-                      fmt::format("leaf and node hashes in SHA3-256 Keccak lanes, levels split over {}",
-                                  cores_note(&all_cores)));
+  context.report_time(
+      fmt::format("build sum tree of {} leaves", kLeaves), stats, TimeUnit::ms,
+      fmt::format("leaf and node hashes in SHA3-256 Keccak lanes, levels split over {}", cores_note(&all_cores)));
   return {};
 }
 

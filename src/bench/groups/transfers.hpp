@@ -45,8 +45,8 @@ std::vector<exec::TxPrecheck> ids_with_verdicts(const std::vector<exec::Transact
 // with `commit_seconds`, the time commit_pulse took goes there.
 template <class Post>
 base::Status execute_and_commit(const exec::StateView& pre, Post& post, const std::vector<exec::Transaction>& txs,
-                                const exec::ChainParams& params, const exec::PulseOptions& options,
-                                commit::Hash& root, double* commit_seconds = nullptr);
+                                const exec::ChainParams& params, const exec::PulseOptions& options, commit::Hash& root,
+                                double* commit_seconds = nullptr);
 
 // internal unless every receipt is a success (the workload is all valid
 // transfers: anything else means the row measured something else).
@@ -57,8 +57,8 @@ std::string with_commas(std::size_t n);
 
 template <class Post>
 base::Status execute_and_commit(const exec::StateView& pre, Post& post, const std::vector<exec::Transaction>& txs,
-                                const exec::ChainParams& params, const exec::PulseOptions& options,
-                                commit::Hash& root, double* commit_seconds) {
+                                const exec::ChainParams& params, const exec::PulseOptions& options, commit::Hash& root,
+                                double* commit_seconds) {
   SION_TRY(const auto outcome, exec::execute_pulse(pre, txs, params, options));
   const auto start = std::chrono::steady_clock::now();
   auto committed = exec::commit_pulse(post, outcome);

@@ -90,8 +90,8 @@ base::Status report_proofs(Context& context, const TreeHasher& hasher) {
         do_not_optimize(proof);
       },
       options);
-  context.report_time(fmt::format("consistency proof, {} leaves{}", kProofLeaves, name), consistency,
-                      TimeUnit::us, "any first size to the full log");
+  context.report_time(fmt::format("consistency proof, {} leaves{}", kProofLeaves, name), consistency, TimeUnit::us,
+                      "any first size to the full log");
 
   std::vector<std::pair<Hash, commit::InclusionProof>> inclusion_proofs;
   std::vector<std::pair<commit::TreeHead, commit::ConsistencyProof>> consistency_proofs;
@@ -138,8 +138,6 @@ base::Status run(Context& context) {
 
 }  // namespace
 
-Group transparency() {
-  return {"transparency", "RFC 6962 Merkle log: append, inclusion and consistency proofs", &run};
-}
+Group transparency() { return {"transparency", "RFC 6962 Merkle log: append, inclusion and consistency proofs", &run}; }
 
 }  // namespace sion::bench::groups

@@ -46,19 +46,19 @@ TEST(SelectGroups, UnknownGroupListsTheValidOnes) {
   const auto selected = select_groups("state,nosuch");
   ASSERT_FALSE(selected.ok());
   EXPECT_EQ(selected.error().code, base::Errc::invalid_argument);
-  EXPECT_EQ(selected.error().reason, "unknown group 'nosuch' in --only; valid groups: signatures, state, data, transparency, execution");
+  EXPECT_EQ(selected.error().reason,
+            "unknown group 'nosuch' in --only; valid groups: signatures, state, data, transparency, execution");
 }
 
-TEST(SelectGroups, NamesAreCaseSensitive) {
-  EXPECT_FALSE(select_groups("State").ok());
-}
+TEST(SelectGroups, NamesAreCaseSensitive) { EXPECT_FALSE(select_groups("State").ok()); }
 
 TEST(SelectGroups, AListNamingNoGroupIsAnError) {
   for (const char* only : {"", ",", " , "}) {
     const auto selected = select_groups(only);
     ASSERT_FALSE(selected.ok()) << '"' << only << '"';
     EXPECT_EQ(selected.error().code, base::Errc::invalid_argument);
-    EXPECT_EQ(selected.error().reason, "--only names no group; valid groups: signatures, state, data, transparency, execution");
+    EXPECT_EQ(selected.error().reason,
+              "--only names no group; valid groups: signatures, state, data, transparency, execution");
   }
 }
 
@@ -68,9 +68,7 @@ TEST(RunGroups, StateReportsTheSha3RowAsItIsMeasured) {
   const auto selected = select_groups("state");
   ASSERT_TRUE(selected.ok());
   std::vector<Row> streamed;
-  const auto rows = run_groups(*selected, options, [&streamed](const Row& row) {
-    streamed.push_back(row);
-  });
+  const auto rows = run_groups(*selected, options, [&streamed](const Row& row) { streamed.push_back(row); });
   ASSERT_TRUE(rows.ok()) << rows.error().reason;
   ASSERT_EQ(rows->size(), streamed.size());
   ASSERT_FALSE(rows->empty());
@@ -96,8 +94,7 @@ TEST(RunGroups, DataReportsEveryRowUnderItsStableName) {
     EXPECT_FALSE(row.note.empty()) << row.name;
     const bool micro = row.name.starts_with("sample") || row.name.starts_with("bad-encoding") ||
                        row.name.starts_with("Reed–Solomon encode");
-    EXPECT_EQ(row.unit, micro ? "µs" : "ms")
-        << row.name;
+    EXPECT_EQ(row.unit, micro ? "µs" : "ms") << row.name;
     got.push_back(row.name);
   }
   EXPECT_EQ(got, (std::vector<std::string>{

@@ -29,17 +29,27 @@ TEST(Table, RowMatchesTheDocs) {
 
 TEST(Table, WidthsCountCharactersNotBytes) {
   EXPECT_EQ(format_row({"data", "2D Reed–Solomon extend, 16 KiB", 0.81, "ms", "128×128 extended square", {}}),
-            "data         2D Reed–Solomon extend, 16 KiB                                 0.81 ms       128×128 extended square");
+            "data         2D Reed–Solomon extend, 16 KiB                                 0.81 ms       128×128 "
+            "extended square");
 }
 
 TEST(Table, LongCellsPushTheRestRight) {
-  EXPECT_EQ(format_row({"authorization", "Pulse of 256 agent payments, keyed subagents, each signed by itself",
-                        5314.39, "µs/tx", "1360.5 ms per Pulse with signature checks, one core", {}}),
+  EXPECT_EQ(format_row({"authorization",
+                        "Pulse of 256 agent payments, keyed subagents, each signed by itself",
+                        5314.39,
+                        "µs/tx",
+                        "1360.5 ms per Pulse with signature checks, one core",
+                        {}}),
             "authorization Pulse of 256 agent payments, keyed subagents, each signed by itself        "
             "5314.39 µs/tx    1360.5 ms per Pulse with signature checks, one core");
-  EXPECT_EQ(format_row({"streams", "Pulse of 16 settlements × 65536 steps, walked", 2343833.23, "payments/s",
-                        "447.4 ms per Pulse", {}}),
-            "streams      Pulse of 16 settlements × 65536 steps, walked            2343833.23 payments/s 447.4 ms per Pulse");
+  EXPECT_EQ(
+      format_row({"streams",
+                  "Pulse of 16 settlements × 65536 steps, walked",
+                  2343833.23,
+                  "payments/s",
+                  "447.4 ms per Pulse",
+                  {}}),
+      "streams      Pulse of 16 settlements × 65536 steps, walked            2343833.23 payments/s 447.4 ms per Pulse");
 }
 
 Results sample_results() {
@@ -120,16 +130,15 @@ TEST(Json, DescribeMachineFillsEveryField) {
   EXPECT_GT(machine.cores, 0u);
   EXPECT_FALSE(machine.build_type.empty());
   EXPECT_FALSE(machine.commit.empty());
-  EXPECT_TRUE(std::regex_match(machine.date, std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")))
-      << machine.date;
+  EXPECT_TRUE(std::regex_match(machine.date, std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"))) << machine.date;
 }
 
 class JsonFile : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = std::filesystem::temp_directory_path() /
-           ("sion_bench_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-            "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+           ("sion_bench_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }

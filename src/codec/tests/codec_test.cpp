@@ -60,7 +60,10 @@ TEST(Codec, StructFieldsInOrder) {
   out.amount = 5;
   EXPECT_EQ(encode(out), hex(std::string(64, 'a') + "0500000000000000"));
   Stake stake{7, 9, std::uint16_t{3}};
-  EXPECT_EQ(encode(stake), hex("07000000" "0900000000000000" "01" "0300"));
+  EXPECT_EQ(encode(stake), hex("07000000"
+                               "0900000000000000"
+                               "01"
+                               "0300"));
   EXPECT_EQ(decode<Stake>(encode(stake)).value(), stake);
 }
 
@@ -77,13 +80,19 @@ TEST(Codec, UnionsOptionsEnumsAndArrays) {
   EXPECT_EQ(encode(e), hex("01"                // version
                            "0200000000000000"  // chain_id
                            "01"                // body: tag 1, Stake
-                           "03000000" "0400000000000000" "00"
-                           "00"                // expiry: none
-                           "01" "ee"           // memo
-                           "01"                // sponsored
-                           "02"                // urgency
-                           "02" "00" "020102"  // tags
-                           "05000000" "06000000"));
+                           "03000000"
+                           "0400000000000000"
+                           "00"
+                           "00"  // expiry: none
+                           "01"
+                           "ee"  // memo
+                           "01"  // sponsored
+                           "02"  // urgency
+                           "02"
+                           "00"
+                           "020102"  // tags
+                           "05000000"
+                           "06000000"));
   EXPECT_EQ(decode<Envelope>(encode(e)).value(), e);
 }
 
@@ -136,7 +145,9 @@ TEST(Codec, RejectsLengthsOverTheFieldMaximum) {
   bytes.insert(bytes.begin() + static_cast<std::ptrdiff_t>(memo_at) + 1, 65, 0);
   expect_rejected<Envelope>(bytes, Errc::length_over_max, "Envelope.memo", "maximum of 64");
   // Counts are limited like lengths: a Transfer has at most 16 outputs.
-  expect_rejected<Transfer>(hex("00" "11"), Errc::length_over_max, "Transfer.outputs", "maximum of 16");
+  expect_rejected<Transfer>(hex("00"
+                                "11"),
+                            Errc::length_over_max, "Transfer.outputs", "maximum of 16");
   // Nothing beyond 2^32 - 1, whatever the field allows.
   expect_rejected<VarBytes<kMaxLength>>(hex("ffffffff7f"), Errc::length_over_max, "value");
   expect_rejected<VarBytes<kMaxLength>>(hex("8080808080"), Errc::length_over_max, "value", "past 5 bytes");
@@ -154,7 +165,9 @@ TEST(Codec, RejectsUnknownUnionTags) {
 TEST(Codec, RejectsNonCanonicalForms) {
   // A length with a redundant zero continuation byte: 0x80 0x00 is 0.
   expect_rejected<VarBytes<10>>(hex("8000"), Errc::non_canonical, "value", "redundant zero byte");
-  expect_rejected<VarBytes<1000>>(hex("8100" "01"), Errc::non_canonical, "value");
+  expect_rejected<VarBytes<1000>>(hex("8100"
+                                      "01"),
+                                  Errc::non_canonical, "value");
   // Flags other than 0 and 1.
   expect_rejected<bool>(hex("02"), Errc::non_canonical, "value", "flag byte is 2");
   expect_rejected<std::optional<std::uint8_t>>(hex("0207"), Errc::non_canonical, "value");
@@ -240,8 +253,7 @@ TEST(Codec, ListReservationIsBoundedByTheInputSize) {
   using Outputs = List<Output, kMaxLength>;
   EXPECT_LE(bytes_reserved_for<Outputs>(input), 2 * input.size());
   using Envelopes = List<Envelope, kMaxLength>;
-  EXPECT_LE(bytes_reserved_for<Envelopes>(input),
-            (sizeof(Envelope) / min_encoded_size<Envelope> + 1) * input.size());
+  EXPECT_LE(bytes_reserved_for<Envelopes>(input), (sizeof(Envelope) / min_encoded_size<Envelope> + 1) * input.size());
   // Reserving by count (one element per byte left) would take sizeof(Output)
   // / 1 = 40 times the input for Output, and 264 times for Bulky.
   EXPECT_LT(bytes_reserved_for<Outputs>(input), sizeof(Output) * input.size() / 8);

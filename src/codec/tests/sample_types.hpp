@@ -62,10 +62,10 @@ struct Envelope {
   std::array<std::uint32_t, 2> window{};
   static constexpr std::string_view codec_name = "Envelope";
   static constexpr auto codec_fields() {
-    return std::tuple{field("version", &Envelope::version),     field("chain_id", &Envelope::chain_id),
-                      field("body", &Envelope::body),           field("expiry", &Envelope::expiry),
-                      field("memo", &Envelope::memo),           field("sponsored", &Envelope::sponsored),
-                      field("urgency", &Envelope::urgency),     field("tags", &Envelope::tags),
+    return std::tuple{field("version", &Envelope::version), field("chain_id", &Envelope::chain_id),
+                      field("body", &Envelope::body),       field("expiry", &Envelope::expiry),
+                      field("memo", &Envelope::memo),       field("sponsored", &Envelope::sponsored),
+                      field("urgency", &Envelope::urgency), field("tags", &Envelope::tags),
                       field("window", &Envelope::window)};
   }
   bool operator==(const Envelope&) const = default;

@@ -31,9 +31,9 @@ struct FuzzClaim {
 struct ProofCase {
   Hash root{};
   FuzzClaim claim;
-  codec::VarBytes<16384> proof;         // an encoded StateProof
+  codec::VarBytes<16384> proof;  // an encoded StateProof
   codec::List<FuzzClaim, 64> claims;
-  codec::VarBytes<65536> multiproof;    // an encoded StateMultiProof
+  codec::VarBytes<65536> multiproof;  // an encoded StateMultiProof
   static constexpr std::string_view codec_name = "ProofCase";
   static constexpr auto codec_fields() {
     return std::tuple{codec::field("root", &ProofCase::root), codec::field("claim", &ProofCase::claim),

@@ -25,8 +25,7 @@ inline Hash random_hash(std::mt19937_64& rng) {
 inline Hash make_key(Keys kind, std::mt19937_64& rng, std::size_t i) {
   Hash key = random_hash(rng);
   switch (kind) {
-    case Keys::random:
-      break;
+    case Keys::random: break;
     case Keys::long_prefix:  // 30 shared bytes: chains of 240 one-child nodes
       std::memset(key.data(), 0xa5, 30);
       break;

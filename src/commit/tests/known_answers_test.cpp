@@ -38,7 +38,8 @@ std::string n(std::size_t i) { return std::to_string(i); }
 
 std::vector<StateEntry> documented_entries() {
   std::vector<StateEntry> entries;
-  for (std::size_t i = 1; i <= kObjects; ++i) entries.push_back({hash_value("key " + n(i)), hash_value("value hash " + n(i))});
+  for (std::size_t i = 1; i <= kObjects; ++i)
+    entries.push_back({hash_value("key " + n(i)), hash_value("value hash " + n(i))});
   return entries;
 }
 

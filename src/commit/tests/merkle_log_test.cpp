@@ -28,18 +28,22 @@ void append_hash(const Hash& h, base::Bytes& out) { out.insert(out.end(), h.begi
 // and the roots of their prefixes (RFC 6962 with SHA-256).
 TEST(MerkleLog, CertificateTransparencyTestVectors) {
   const std::vector<base::Bytes> leaves = {
-      {}, {0x00}, {0x10}, {0x20, 0x21}, {0x30, 0x31}, {0x40, 0x41, 0x42, 0x43},
+      {},
+      {0x00},
+      {0x10},
+      {0x20, 0x21},
+      {0x30, 0x31},
+      {0x40, 0x41, 0x42, 0x43},
       {0x50, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57},
       {0x60, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6a, 0x6b, 0x6c, 0x6d, 0x6e, 0x6f}};
-  const char* roots[] = {
-      "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d",
-      "fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125",
-      "aeb6bcfe274b70a14fb067a5e5578264db0fa9b51af5e0ba159158f329e06e77",
-      "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7",
-      "4e3bbb1f7b478dcfe71fb631631519a3bca12c9aefca1612bfce4c13a86264d4",
-      "76e67dadbcdf1e10e1b74ddc608abd2f98dfb16fbce75277b5232a127f2087ef",
-      "ddb89be403809e325750d3d263cd78929c2942b7942a34b77e122c9594a74c8c",
-      "5dc9da79a70659a9ad559cb701ded9a2ab9d823aad2f4960cfe370eff4604328"};
+  const char* roots[] = {"6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d",
+                         "fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125",
+                         "aeb6bcfe274b70a14fb067a5e5578264db0fa9b51af5e0ba159158f329e06e77",
+                         "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7",
+                         "4e3bbb1f7b478dcfe71fb631631519a3bca12c9aefca1612bfce4c13a86264d4",
+                         "76e67dadbcdf1e10e1b74ddc608abd2f98dfb16fbce75277b5232a127f2087ef",
+                         "ddb89be403809e325750d3d263cd78929c2942b7942a34b77e122c9594a74c8c",
+                         "5dc9da79a70659a9ad559cb701ded9a2ab9d823aad2f4960cfe370eff4604328"};
   MerkleLog log;
   EXPECT_EQ(to_hex(log.root()), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   for (const auto& leaf : leaves) log.append(leaf);
@@ -93,7 +97,8 @@ TEST(MerkleLog, Sha3VariantHashesAsSpecified) {
 TEST(MerkleLog, BulkAppendEqualsSingleAppends) {
   for (const TreeHasher* hasher : {&kLogSha256, &kLogSha3}) {
     std::vector<Hash> leaves;
-    for (std::size_t i = 0; i < 300; ++i) leaves.push_back(hasher->leaf(base::Bytes(i % 5, static_cast<std::uint8_t>(i))));
+    for (std::size_t i = 0; i < 300; ++i)
+      leaves.push_back(hasher->leaf(base::Bytes(i % 5, static_cast<std::uint8_t>(i))));
     MerkleLog one(*hasher);
     for (const Hash& h : leaves) one.append_leaf_hash(h);
     for (std::size_t chunk : {1u, 2u, 3u, 7u, 16u, 33u, 300u}) {
@@ -109,7 +114,8 @@ TEST(MerkleLog, BulkAppendEqualsSingleAppends) {
 TEST(MerkleLog, PairsInLanesEqualSingleNodes) {
   for (const TreeHasher* hasher : {&kLogSha256, &kLogSha3}) {
     std::vector<Hash> level(2 * 40);
-    for (std::size_t i = 0; i < level.size(); ++i) level[i] = hasher->leaf(base::Bytes(1, static_cast<std::uint8_t>(i)));
+    for (std::size_t i = 0; i < level.size(); ++i)
+      level[i] = hasher->leaf(base::Bytes(1, static_cast<std::uint8_t>(i)));
     for (std::size_t count = 0; count <= 40; ++count) {
       std::vector<Hash> out(count);
       hasher->pairs(level.data(), out.data(), count);
@@ -259,8 +265,8 @@ TEST(MerkleLog, ConsistencyProofsVerifyAndMutationsFail) {
         extended.path.push_back(heads[m].root);
         EXPECT_FALSE(verify_consistency(*hasher, extended, heads[m], heads[n])) << m << " " << n;
         // Sizes other than the heads'.
-        for (const auto& [first, second] : {std::pair{m - 1, n}, std::pair{m + 1, n}, std::pair{m, n + 1},
-                                            std::pair{m, n - 1}, std::pair{n, m}}) {
+        for (const auto& [first, second] :
+             {std::pair{m - 1, n}, std::pair{m + 1, n}, std::pair{m, n + 1}, std::pair{m, n - 1}, std::pair{n, m}}) {
           if (first == m && second == n) continue;
           ConsistencyProof resized = proof;
           resized.first_size = first;

@@ -34,8 +34,8 @@ struct Batch {
   std::vector<Hash> proven;  // sorted, distinct
 };
 
-Batch make_batch(Keys kind, const std::vector<StateEntry>& entries, const SparseMerkleTree& tree,
-                 std::mt19937_64& rng, unsigned delete_in_8) {
+Batch make_batch(Keys kind, const std::vector<StateEntry>& entries, const SparseMerkleTree& tree, std::mt19937_64& rng,
+                 unsigned delete_in_8) {
   Batch batch;
   std::set<Hash> changed;
   std::set<Hash> proven;
@@ -107,8 +107,8 @@ TEST(PartialStateTree, ApplyMatchesTheFullTree) {
     for (std::size_t size : kSizes) {
       const unsigned rounds = size <= 3 ? 24 : size <= 200 ? 6 : 2;
       for (unsigned round = 0; round < rounds; ++round) {
-        SCOPED_TRACE("kind " + std::to_string(static_cast<int>(kind)) + ", size " + std::to_string(size) +
-                     ", round " + std::to_string(round));
+        SCOPED_TRACE("kind " + std::to_string(static_cast<int>(kind)) + ", size " + std::to_string(size) + ", round " +
+                     std::to_string(round));
         std::mt19937_64 rng(size * 131 + round);
         const auto entries = make_entries(kind, size, size + round);
         auto tree = SparseMerkleTree::from_entries(entries).value();

@@ -194,8 +194,7 @@ TEST(StateTree, UpdateMatchesRebuild) {
           case 1:
             batch[e.key] = random_hash(rng);  // modify (or re-insert)
             break;
-          default:
-            batch[fresh[rng() % fresh.size()].key] = random_hash(rng);  // insert
+          default: batch[fresh[rng() % fresh.size()].key] = random_hash(rng);  // insert
         }
       }
       batch[random_hash(rng)] = std::nullopt;  // delete of an absent key
@@ -222,7 +221,8 @@ TEST(StateTree, UpdateMatchesRebuild) {
 TEST(StateTree, DeletionsCollapse) {
   const auto entries = make_entries(Keys::long_prefix, 3, 4);
   auto tree = SparseMerkleTree::from_entries(entries).value();
-  ASSERT_TRUE(tree.update(std::vector<StateChange>{{entries[0].key, std::nullopt}, {entries[1].key, std::nullopt}}, 2).ok());
+  ASSERT_TRUE(
+      tree.update(std::vector<StateChange>{{entries[0].key, std::nullopt}, {entries[1].key, std::nullopt}}, 2).ok());
   EXPECT_EQ(tree.root_hash(), state_leaf_hash(entries[2].key, entries[2].value_hash));
   ASSERT_TRUE(tree.update(std::vector<StateChange>{{entries[2].key, std::nullopt}}, 3).ok());
   EXPECT_EQ(tree.root_hash(), Hash{});
@@ -495,8 +495,8 @@ TEST(StateTreeStore, UpdatesListExactlyTheNodesWrittenAndReplaced) {
   for (Keys kind : kAllKinds) {
     auto entries = make_entries(kind, 300, 31);
     SparseMerkleTree tree;
-    MapStore pruned;  // only the newest version
-    MapStore archive; // every version
+    MapStore pruned;   // only the newest version
+    MapStore archive;  // every version
     std::vector<std::pair<std::optional<ChildRef>, Hash>> roots;
     for (std::uint64_t version = 1; version <= 6; ++version) {
       std::vector<StateChange> changes;
@@ -505,8 +505,9 @@ TEST(StateTreeStore, UpdatesListExactlyTheNodesWrittenAndReplaced) {
         changes.push_back({e.key, rng() % 3 == 0 ? std::nullopt : std::optional<Hash>(random_hash(rng))});
       }
       std::sort(changes.begin(), changes.end(), [](const auto& a, const auto& b) { return a.key < b.key; });
-      changes.erase(std::unique(changes.begin(), changes.end(), [](const auto& a, const auto& b) { return a.key == b.key; }),
-                    changes.end());
+      changes.erase(
+          std::unique(changes.begin(), changes.end(), [](const auto& a, const auto& b) { return a.key == b.key; }),
+          changes.end());
       const auto update = tree.update(changes, version, {0, true});
       ASSERT_TRUE(update.ok());
       pruned.apply(*update, true);

@@ -180,7 +180,8 @@ TEST(BatchRoot, MatchesIndependentReference) {
       EXPECT_FALSE(verify_inclusion(kLogSha3, kLogSha3.leaf(items[i]), proof, tree.head()));
       paths.push_back(proof.path);
     }
-    EXPECT_EQ(testing::proofs_digest(paths, [](const Hash& h, base::Bytes& out) { out.insert(out.end(), h.begin(), h.end()); }),
+    EXPECT_EQ(testing::proofs_digest(
+                  paths, [](const Hash& h, base::Bytes& out) { out.insert(out.end(), h.begin(), h.end()); }),
               row[3])
         << n;
     ++checked;
@@ -200,8 +201,9 @@ TEST(BatchRoot, NoDuplicatedLastItem) {
   EXPECT_EQ(batch_root({}), crypto::sha3_256({}));
   const Hash ab = hash_node(Domain::batch_node, batch_leaf_hash(a), batch_leaf_hash(b));
   EXPECT_EQ(batch_root(three), hash_node(Domain::batch_node, ab, batch_leaf_hash(c)));
-  EXPECT_EQ(BatchTree::from_leaf_hashes(std::vector<Hash>{batch_leaf_hash(a), batch_leaf_hash(b), batch_leaf_hash(c)}).root(),
-            batch_root(three));
+  EXPECT_EQ(
+      BatchTree::from_leaf_hashes(std::vector<Hash>{batch_leaf_hash(a), batch_leaf_hash(b), batch_leaf_hash(c)}).root(),
+      batch_root(three));
 }
 
 }  // namespace

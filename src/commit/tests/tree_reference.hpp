@@ -57,8 +57,7 @@ inline const std::vector<std::vector<std::string>>& reference_lines() {
         file << (leaf.entry.empty() ? "-" : to_hex(leaf.entry)) << ' ' << leaf.amount << '\n';
       }
     }
-    const std::string command =
-        "python3 " SION_SOURCE_DIR "/src/commit/tests/rfc6962_reference.py '" + input + "'";
+    const std::string command = "python3 " SION_SOURCE_DIR "/src/commit/tests/rfc6962_reference.py '" + input + "'";
     FILE* pipe = popen(command.c_str(), "r");
     if (pipe == nullptr) return parsed;
     std::string text;

@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
     SignedMessage m;
     m.keys = bundle.public_bundle();
     m.context_and_message = base::Bytes{3, 'c', 't', 'x', 'p', 'a', 'y'};
-    m.signatures = bundle.sign(base::Bytes{'p', 'a', 'y'}, base::Bytes{'c', 't', 'x'}, crypto::Hedging::deterministic).value();
+    m.signatures =
+        bundle.sign(base::Bytes{'p', 'a', 'y'}, base::Bytes{'c', 't', 'x'}, crypto::Hedging::deterministic).value();
     const auto bytes = codec::encode(m);
     if (!codec::decode<SignedMessage>(bytes).ok()) return 1;
     std::ofstream(std::filesystem::path(argv[1]) / ("signed-" + std::to_string(i++)), std::ios::binary)

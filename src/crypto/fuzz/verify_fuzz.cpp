@@ -17,9 +17,8 @@ using sion::crypto::Scheme;
 constexpr std::array kSchemes = {Scheme::ml_dsa_44, Scheme::ml_dsa_65, Scheme::ml_dsa_87};
 #elif defined(SION_FUZZ_VERIFY_SLHDSA)
 // SLH-DSA, all five parameter sets (FIPS 205, Alg. 20 and 24).
-constexpr std::array kSchemes = {Scheme::slh_dsa_sha2_128s, Scheme::slh_dsa_sha2_128f,
-                                 Scheme::slh_dsa_sha2_192f, Scheme::slh_dsa_sha2_256s,
-                                 Scheme::slh_dsa_shake_128f};
+constexpr std::array kSchemes = {Scheme::slh_dsa_sha2_128s, Scheme::slh_dsa_sha2_128f, Scheme::slh_dsa_sha2_192f,
+                                 Scheme::slh_dsa_sha2_256s, Scheme::slh_dsa_shake_128f};
 #elif defined(SION_FUZZ_VERIFY_CLASSICAL)
 // Ed25519, ECDSA-P256 and ECDSA-secp256k1.
 constexpr std::array kSchemes = {Scheme::ed25519, Scheme::ecdsa_p256, Scheme::ecdsa_secp256k1};

@@ -249,7 +249,8 @@ TEST_F(DualBundle, VerifyCacheRemembersSuccessOnly) {
 template <class Keys, class Id>
 concept TakesKeysAndAnId = requires(const Keys& keys, const Id& id, VerifyCache& cache, const SignatureBundle& sigs) {
   verify_bundle(keys, id, base::ByteView{}, base::ByteView{}, sigs);
-} || requires(const Keys& keys, const Id& id, VerifyCache& cache, const SignatureBundle& sigs) {
+}
+|| requires(const Keys& keys, const Id& id, VerifyCache& cache, const SignatureBundle& sigs) {
   verify_bundle_cached(cache, keys, id, base::ByteView{}, base::ByteView{}, sigs, id);
 };
 

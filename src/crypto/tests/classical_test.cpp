@@ -41,8 +41,8 @@ namespace sion::crypto {
 namespace {
 
 namespace fs = std::filesystem;
-using base::ByteView;
 using base::Bytes;
+using base::ByteView;
 using testing::random_array;
 using testing::random_bytes;
 
@@ -122,8 +122,7 @@ Bytes p256_reencode(ByteView point, point_conversion_form_t form) {
   const PointPtr p(EC_POINT_new(group.get()));
   EXPECT_EQ(EC_POINT_oct2point(group.get(), p.get(), point.data(), point.size(), nullptr), 1);
   Bytes out(form == POINT_CONVERSION_COMPRESSED ? 33 : 65);
-  EXPECT_EQ(EC_POINT_point2oct(group.get(), p.get(), form, out.data(), out.size(), nullptr),
-            out.size());
+  EXPECT_EQ(EC_POINT_point2oct(group.get(), p.get(), form, out.data(), out.size(), nullptr), out.size());
   return out;
 }
 
@@ -173,8 +172,8 @@ void run_wycheproof(const std::string& file, const std::string& type) {
   ASSERT_TRUE(report.ok()) << report.error().to_string();
   EXPECT_EQ(report->format, VectorFormat::wycheproof);
   EXPECT_EQ(report->mode, type) << file << " holds other test types";
-  std::cout << "[ vectors  ] " << file << ": " << report->passed << " passed, " << report->failed
-            << " failed, " << report->skipped << " skipped\n";
+  std::cout << "[ vectors  ] " << file << ": " << report->passed << " passed, " << report->failed << " failed, "
+            << report->skipped << " skipped\n";
   for (const std::string& note : report->notes) std::cout << "[ vectors  ]   " << note << "\n";
   for (const CaseNote& skip : report->skips) {
     std::cout << "[ vectors  ]   tcId " << skip.tc_id << " skipped: " << skip.reason << "\n";
@@ -183,16 +182,13 @@ void run_wycheproof(const std::string& file, const std::string& type) {
   EXPECT_GT(report->passed, 0U) << file << " yielded no passing case";
   EXPECT_EQ(report->failed, 0U) << file;
   for (const CaseNote& failure : report->failures) {
-    ADD_FAILURE() << file << " group " << failure.group_id << " tcId " << failure.tc_id << ": "
-                  << failure.reason;
+    ADD_FAILURE() << file << " group " << failure.group_id << " tcId " << failure.tc_id << ": " << failure.reason;
   }
 }
 
 TEST(ClassicalWycheproof, Ed25519) { run_wycheproof("ed25519_test.json", "EddsaVerify"); }
 
-TEST(ClassicalWycheproof, EcdsaP256Der) {
-  run_wycheproof("ecdsa_secp256r1_sha256_test.json", "EcdsaVerify");
-}
+TEST(ClassicalWycheproof, EcdsaP256Der) { run_wycheproof("ecdsa_secp256r1_sha256_test.json", "EcdsaVerify"); }
 
 TEST(ClassicalWycheproof, EcdsaP256P1363) {
   run_wycheproof("ecdsa_secp256r1_sha256_p1363_test.json", "EcdsaP1363Verify");
@@ -306,11 +302,10 @@ TEST(P256, KeygenKnownAnswers) {
   Bytes minus_g = g;
   minus_g[0] = 0x02;
   EXPECT_EQ(vec(*p256::keygen(array_of<32>(subtract_be(kP256N, hex("00000000000000000000000000000000"
-                                                                    "00000000000000000000000000000001"))))),
+                                                                   "00000000000000000000000000000001"))))),
             minus_g);
   // RFC 6979 Appendix A.2.5: Ux = 60FED4BA..., Uy = ...D4462299 (odd).
-  const auto rfc = p256::keygen(
-      array_of<32>(hex("c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721")));
+  const auto rfc = p256::keygen(array_of<32>(hex("c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721")));
   ASSERT_TRUE(rfc.ok());
   EXPECT_EQ(vec(*rfc), hex("0360fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6"));
   EXPECT_EQ(p256_reencode(*rfc, POINT_CONVERSION_UNCOMPRESSED),
@@ -410,9 +405,8 @@ using EcdsaVerify = bool (*)(ByteView, ByteView, ByteView, HighS) noexcept;
 // length or with r or s outside [1, n - 1] (SEC 1 Sec. 4.1.4 step 1); public
 // keys of the wrong length or prefix, the hybrid form of the real point,
 // x >= p, a point off the curve, infinity; random signatures and keys.
-void expect_malformed_ecdsa_false(EcdsaVerify verify, const Bytes& n, const Bytes& pk,
-                                  const Bytes& uncompressed, const Bytes& msg, const Bytes& sig,
-                                  std::mt19937_64& rng) {
+void expect_malformed_ecdsa_false(EcdsaVerify verify, const Bytes& n, const Bytes& pk, const Bytes& uncompressed,
+                                  const Bytes& msg, const Bytes& sig, std::mt19937_64& rng) {
   const Bytes zero(32, 0);
   const Bytes r(sig.begin(), sig.begin() + 32);
   const Bytes s(sig.begin() + 32, sig.end());
@@ -441,7 +435,7 @@ void expect_malformed_ecdsa_false(EcdsaVerify verify, const Bytes& n, const Byte
   EXPECT_FALSE(verify(concat({0x02}, Bytes(32, 0xff)), msg, sig, HighS::reject));
   EXPECT_FALSE(verify(concat({0x04}, Bytes(64, 0xff)), msg, sig, HighS::reject));
   EXPECT_FALSE(verify(flip_bit(uncompressed, 64 * 8), msg, sig, HighS::reject));  // y + 1 or y - 1
-  EXPECT_FALSE(verify(Bytes{0x00}, msg, sig, HighS::reject));  // infinity
+  EXPECT_FALSE(verify(Bytes{0x00}, msg, sig, HighS::reject));                     // infinity
   for (int i = 0; i < 200; ++i) {
     EXPECT_FALSE(verify(pk, msg, random_bytes(rng, 64), HighS::accept));
     EXPECT_FALSE(verify(random_bytes(rng, 33), msg, sig, HighS::reject));
@@ -475,8 +469,7 @@ TEST(P256, MalformedInputsAreFalse) {
   Bytes long_form = {0x30, 0x81, der[1]};
   long_form.insert(long_form.end(), der.begin() + 2, der.end());
   EXPECT_FALSE(p256::verify_der(pk, msg, long_form));
-  Bytes padded = {0x30, static_cast<std::uint8_t>(der[1] + 1), 0x02,
-                  static_cast<std::uint8_t>(der[3] + 1), 0x00};
+  Bytes padded = {0x30, static_cast<std::uint8_t>(der[1] + 1), 0x02, static_cast<std::uint8_t>(der[3] + 1), 0x00};
   padded.insert(padded.end(), der.begin() + 4, der.end());
   EXPECT_FALSE(p256::verify_der(pk, msg, padded));
   EXPECT_FALSE(p256::verify_der(pk, msg, sig));
@@ -562,9 +555,7 @@ TEST(Secp256k1, RoundTripLowSAndCrossCheck) {
     // Uncompressed key verifies too.
     Bytes uncompressed(65);
     std::size_t len = uncompressed.size();
-    ASSERT_EQ(secp256k1_ec_pubkey_serialize(lib, uncompressed.data(), &len, &lib_pk,
-                                            SECP256K1_EC_UNCOMPRESSED),
-              1);
+    ASSERT_EQ(secp256k1_ec_pubkey_serialize(lib, uncompressed.data(), &len, &lib_pk, SECP256K1_EC_UNCOMPRESSED), 1);
     EXPECT_TRUE(secp256k1::verify(uncompressed, msg, sig));
     // High-S twin.
     const Bytes twin = concat(r, subtract_be(kK1N, s));
@@ -590,8 +581,8 @@ TEST(Secp256k1, MalformedInputsAreFalse) {
   ASSERT_EQ(secp256k1_ec_pubkey_parse(secp256k1_context_static, &point, pk.data(), pk.size()), 1);
   Bytes uncompressed(65);
   std::size_t len = uncompressed.size();
-  ASSERT_EQ(secp256k1_ec_pubkey_serialize(secp256k1_context_static, uncompressed.data(), &len,
-                                          &point, SECP256K1_EC_UNCOMPRESSED),
+  ASSERT_EQ(secp256k1_ec_pubkey_serialize(secp256k1_context_static, uncompressed.data(), &len, &point,
+                                          SECP256K1_EC_UNCOMPRESSED),
             1);
   ASSERT_TRUE(secp256k1::verify(uncompressed, msg, sig));
   expect_malformed_ecdsa_false(&secp256k1::verify, kK1N, pk, uncompressed, msg, sig, rng);
@@ -629,10 +620,9 @@ TEST(Classical, ConcurrentUse) {
         const auto k1 = random_array<32>(rng);
         const auto p = random_array<32>(rng);
         const auto e = random_array<32>(rng);
-        const bool ok =
-            secp256k1::verify(*secp256k1::keygen(k1), msg, *secp256k1::sign(k1, msg)) &&
-            p256::verify(*p256::keygen(p), msg, *p256::sign(p, msg)) &&
-            ed25519::verify(*ed25519::keygen(e), msg, *ed25519::sign(e, msg));
+        const bool ok = secp256k1::verify(*secp256k1::keygen(k1), msg, *secp256k1::sign(k1, msg)) &&
+                        p256::verify(*p256::keygen(p), msg, *p256::sign(p, msg)) &&
+                        ed25519::verify(*ed25519::keygen(e), msg, *ed25519::sign(e, msg));
         if (!ok) ++failures[t];
       }
     });

@@ -27,8 +27,7 @@ enum class CpuPathSet { simd, sha2 };
 inline std::vector<CpuPath> cpu_paths(CpuPathSet set = CpuPathSet::simd) {
   const base::CpuFeatures hw = base::detect_cpu_features();
   base::CpuFeatures no512 = hw;
-  no512.avx512f = no512.avx512dq = no512.avx512bw = no512.avx512vl = no512.avx512ifma =
-      no512.avx512vbmi = false;
+  no512.avx512f = no512.avx512dq = no512.avx512bw = no512.avx512vl = no512.avx512ifma = no512.avx512vbmi = false;
   std::vector<CpuPath> paths;
   paths.push_back({"portable", base::CpuFeatures{}});
   if (set == CpuPathSet::simd) {
@@ -61,8 +60,7 @@ inline std::vector<std::string> cpu_path_names(CpuPathSet set = CpuPathSet::simd
 }
 
 // The features of the path called `name` (the active ones if none is).
-inline base::CpuFeatures cpu_path_features(const std::string& name,
-                                           CpuPathSet set = CpuPathSet::simd) {
+inline base::CpuFeatures cpu_path_features(const std::string& name, CpuPathSet set = CpuPathSet::simd) {
   for (const CpuPath& p : cpu_paths(set)) {
     if (p.name == name) return p.features;
   }
@@ -72,9 +70,7 @@ inline base::CpuFeatures cpu_path_features(const std::string& name,
 // Forces `features` while alive; restores the detected features after.
 class ScopedCpuFeatures {
  public:
-  explicit ScopedCpuFeatures(const base::CpuFeatures& features) {
-    base::override_cpu_features_for_testing(features);
-  }
+  explicit ScopedCpuFeatures(const base::CpuFeatures& features) { base::override_cpu_features_for_testing(features); }
   ~ScopedCpuFeatures() { base::override_cpu_features_for_testing(base::detect_cpu_features()); }
   ScopedCpuFeatures(const ScopedCpuFeatures&) = delete;
   ScopedCpuFeatures& operator=(const ScopedCpuFeatures&) = delete;

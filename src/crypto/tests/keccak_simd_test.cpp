@@ -61,8 +61,8 @@ template <class Multi, class Single>
 void check_sponge(std::mt19937_64& rng) {
   constexpr std::size_t ways = Multi::kLanes;
   constexpr std::size_t rate = Multi::kRateBytes;
-  for (std::size_t len : {std::size_t{0}, std::size_t{1}, std::size_t{34}, std::size_t{66},
-                          rate - 1, rate, rate + 1, 2 * rate + 7}) {
+  for (std::size_t len :
+       {std::size_t{0}, std::size_t{1}, std::size_t{34}, std::size_t{66}, rate - 1, rate, rate + 1, 2 * rate + 7}) {
     std::vector<std::uint8_t> inputs[ways];
     const std::uint8_t* in[ways];
     for (std::size_t j = 0; j < ways; ++j) {
@@ -147,9 +147,8 @@ TEST_P(KeccakSimd, Sha3_256AndManyMatchOpenSsl) {
 // the loads see no neighbouring bytes to hide an overread from ASan.
 TEST_P(KeccakSimd, Sha3_256ManyNodeSizesAndLongInputs) {
   std::mt19937_64 rng(15);
-  for (std::size_t len : {std::size_t{0}, std::size_t{31}, std::size_t{32}, std::size_t{64},
-                          std::size_t{65}, std::size_t{135}, std::size_t{136}, std::size_t{137},
-                          std::size_t{272}, std::size_t{1000}}) {
+  for (std::size_t len : {std::size_t{0}, std::size_t{31}, std::size_t{32}, std::size_t{64}, std::size_t{65},
+                          std::size_t{135}, std::size_t{136}, std::size_t{137}, std::size_t{272}, std::size_t{1000}}) {
     for (std::size_t count = 1; count <= 9; ++count) {
       std::vector<base::Bytes> buffers(count);
       std::vector<const std::uint8_t*> inputs(count);

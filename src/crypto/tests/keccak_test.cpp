@@ -31,8 +31,7 @@ Bytes openssl_digest(const char* name, const Bytes& in, std::size_t out_len) {
 
 TEST(Keccak, Sha3KnownAnswers) {
   // FIPS 202 examples (SHA3-256 of "" and of "abc").
-  EXPECT_EQ(base::to_hex(sha3_256({})),
-            "a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a");
+  EXPECT_EQ(base::to_hex(sha3_256({})), "a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a");
   EXPECT_EQ(base::to_hex(sha3_256(base::as_bytes("abc"))),
             "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532");
 }

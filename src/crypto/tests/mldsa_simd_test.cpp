@@ -221,10 +221,8 @@ void check_make_hints(const Kernels& k, std::mt19937_64& rng) {
       Poly want_h, got_h;
       std::int32_t want_count = 5, got_count = 5;
       const std::int32_t want =
-          detail::kPortableKernels.rounding<kGamma2>().make_hints(want_h, w, cs2, ct0, beta,
-                                                                  want_count);
-      const std::int32_t got =
-          k.rounding<kGamma2>().make_hints(got_h, w, cs2, ct0, beta, got_count);
+          detail::kPortableKernels.rounding<kGamma2>().make_hints(want_h, w, cs2, ct0, beta, want_count);
+      const std::int32_t got = k.rounding<kGamma2>().make_hints(got_h, w, cs2, ct0, beta, got_count);
       ASSERT_EQ(got, want);
       ASSERT_EQ(got_count, want_count);
       ASSERT_EQ(got_h.c, want_h.c);
@@ -290,8 +288,8 @@ TEST(MlDsaSimdKernels, UnpackGamma1MatchesPortable) {
         for (auto& b : in) b = static_cast<std::uint8_t>(rng());
         if (trial == 0) std::fill(in.begin(), in.end(), 0xff);
         Poly want, got;
-        (log == 17 ? detail::kPortableKernels.unpack_gamma1_17
-                   : detail::kPortableKernels.unpack_gamma1_19)(want, in.data());
+        (log == 17 ? detail::kPortableKernels.unpack_gamma1_17 : detail::kPortableKernels.unpack_gamma1_19)(want,
+                                                                                                            in.data());
         (log == 17 ? k->unpack_gamma1_17 : k->unpack_gamma1_19)(got, in.data());
         ASSERT_EQ(got.c, want.c) << log;
       }

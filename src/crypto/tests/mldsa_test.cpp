@@ -50,8 +50,7 @@ TEST(MlDsaArithmetic, MontgomeryAndReductions) {
   std::mt19937_64 rng(1);
   for (int i = 0; i < 100000; ++i) {
     // Anywhere in the documented input range |a| < 2^31 q.
-    const auto a =
-        static_cast<std::int64_t>(rng() % (std::uint64_t{kQ} << 32)) - (std::int64_t{kQ} << 31);
+    const auto a = static_cast<std::int64_t>(rng() % (std::uint64_t{kQ} << 32)) - (std::int64_t{kQ} << 31);
     const std::int32_t r = detail::montgomery_reduce(a);
     ASSERT_LT(detail::abs_ct(r), kQ);
     // r * 2^32 = a (mod q)
@@ -333,8 +332,7 @@ TEST(MlDsa, RejectsWrongLengths) {
     for (const Bytes& bad_sk : variants(sk)) {
       const auto parsed = SecretKey::from_bytes(level, bad_sk);
       ASSERT_FALSE(parsed.ok());
-      EXPECT_EQ(parsed.error().code,
-                bad_sk.size() < sk.size() ? base::Errc::truncated : base::Errc::trailing_bytes);
+      EXPECT_EQ(parsed.error().code, bad_sk.size() < sk.size() ? base::Errc::truncated : base::Errc::trailing_bytes);
     }
     EXPECT_TRUE(verify(level, keys.public_key, msg, {}, *sig));
   }
@@ -342,13 +340,11 @@ TEST(MlDsa, RejectsWrongLengths) {
 
 // Writes `value` into field number `index` of a packed array of `bits`-bit
 // fields that starts at byte `offset` of `data`.
-void write_field(Bytes& data, std::size_t offset, std::size_t index, unsigned bits,
-                 std::uint32_t value) {
+void write_field(Bytes& data, std::size_t offset, std::size_t index, unsigned bits, std::uint32_t value) {
   for (unsigned b = 0; b < bits; ++b) {
     const std::size_t pos = offset * 8 + index * bits + b;
     const auto mask = static_cast<std::uint8_t>(1U << (pos % 8));
-    data[pos / 8] = static_cast<std::uint8_t>(((value >> b) & 1U) != 0 ? data[pos / 8] | mask
-                                                                         : data[pos / 8] & ~mask);
+    data[pos / 8] = static_cast<std::uint8_t>(((value >> b) & 1U) != 0 ? data[pos / 8] | mask : data[pos / 8] & ~mask);
   }
 }
 
@@ -362,9 +358,8 @@ TEST(MlDsa, RejectsSecretKeysWithOutOfRangeCoefficients) {
     // A field holds eta - coefficient: 2 eta (coefficient -eta) is valid,
     // 2 eta + 1 and above are not.
     for (const std::size_t offset : {s1_offset, s2_offset}) {
-      for (const std::uint32_t value : {static_cast<std::uint32_t>(2 * s.eta),
-                                        static_cast<std::uint32_t>(2 * s.eta + 1),
-                                        (1U << s.eta_bits) - 1}) {
+      for (const std::uint32_t value :
+           {static_cast<std::uint32_t>(2 * s.eta), static_cast<std::uint32_t>(2 * s.eta + 1), (1U << s.eta_bits) - 1}) {
         Bytes sk(keys.secret_key.bytes().begin(), keys.secret_key.bytes().end());
         write_field(sk, offset, 200, static_cast<unsigned>(s.eta_bits), value);
         const auto parsed = SecretKey::from_bytes(level, sk);
@@ -395,9 +390,7 @@ TEST(MlDsa, RejectsMalformedSignatures) {
       if (sig[hint + s.omega] >= 2 && sig[hint + s.omega + s.k - 1] < s.omega) break;
     }
     ASSERT_TRUE(verify(level, keys.public_key, msg, {}, sig));
-    const auto rejects = [&](const Bytes& bad_sig) {
-      return !verify(level, keys.public_key, msg, {}, bad_sig);
-    };
+    const auto rejects = [&](const Bytes& bad_sig) { return !verify(level, keys.public_key, msg, {}, bad_sig); };
 
     // Wrong c~.
     Bytes bad = sig;
@@ -406,11 +399,9 @@ TEST(MlDsa, RejectsMalformedSignatures) {
 
     // z coefficients at and beyond gamma1 - beta, in both directions (the
     // field holds gamma1 - z).
-    for (const std::int32_t z :
-         {s.gamma1 - s.beta, -(s.gamma1 - s.beta), s.gamma1, -(s.gamma1 - 1)}) {
+    for (const std::int32_t z : {s.gamma1 - s.beta, -(s.gamma1 - s.beta), s.gamma1, -(s.gamma1 - 1)}) {
       bad = sig;
-      write_field(bad, s.c_tilde_bytes, 5, static_cast<unsigned>(s.z_bits),
-                  static_cast<std::uint32_t>(s.gamma1 - z));
+      write_field(bad, s.c_tilde_bytes, 5, static_cast<unsigned>(s.z_bits), static_cast<std::uint32_t>(s.gamma1 - z));
       EXPECT_TRUE(rejects(bad)) << z;
     }
 

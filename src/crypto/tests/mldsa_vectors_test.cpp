@@ -46,8 +46,7 @@ void expect_all_pass(const std::string& relative, std::string_view algorithm, st
   EXPECT_GT(report->passed, 0U) << relative << " is present but no case was run";
   EXPECT_EQ(report->failed, 0U);
   for (const CaseNote& failure : report->failures) {
-    ADD_FAILURE() << relative << " group " << failure.group_id << " tcId " << failure.tc_id << ": "
-                  << failure.reason;
+    ADD_FAILURE() << relative << " group " << failure.group_id << " tcId " << failure.tc_id << ": " << failure.reason;
   }
 }
 

@@ -142,12 +142,8 @@ TEST_P(Sha2Paths, DigestsMatchOpenSsl) {
     const auto msg = random_bytes(rng, len);
     const auto d256 = sha256(msg);
     const auto d512 = sha512(msg);
-    ASSERT_EQ(std::vector<std::uint8_t>(d256.begin(), d256.end()),
-              openssl_digest(EVP_sha256(), msg))
-        << len;
-    ASSERT_EQ(std::vector<std::uint8_t>(d512.begin(), d512.end()),
-              openssl_digest(EVP_sha512(), msg))
-        << len;
+    ASSERT_EQ(std::vector<std::uint8_t>(d256.begin(), d256.end()), openssl_digest(EVP_sha256(), msg)) << len;
+    ASSERT_EQ(std::vector<std::uint8_t>(d512.begin(), d512.end()), openssl_digest(EVP_sha512(), msg)) << len;
   }
 }
 
@@ -167,20 +163,15 @@ void check_many(Many many, Portable portable, std::size_t block_bytes, int seed)
       }
       many(states.data(), ptrs.data(), count, blocks);
       for (std::size_t i = 0; i < count; ++i) {
-        ASSERT_EQ(states[i], want[i]) << "message " << i << " of " << count << ", " << blocks
-                                      << " blocks";
+        ASSERT_EQ(states[i], want[i]) << "message " << i << " of " << count << ", " << blocks << " blocks";
       }
     }
   }
 }
 
-TEST_P(Sha2Paths, Sha256ManyMatchesPortable) {
-  check_many<std::uint32_t>(sha256_compress_many, portable256, 64, 27);
-}
+TEST_P(Sha2Paths, Sha256ManyMatchesPortable) { check_many<std::uint32_t>(sha256_compress_many, portable256, 64, 27); }
 
-TEST_P(Sha2Paths, Sha512ManyMatchesPortable) {
-  check_many<std::uint64_t>(sha512_compress_many, portable512, 128, 28);
-}
+TEST_P(Sha2Paths, Sha512ManyMatchesPortable) { check_many<std::uint64_t>(sha512_compress_many, portable512, 128, 28); }
 
 INSTANTIATE_TEST_SUITE_P(Paths, Sha2Paths, ::testing::ValuesIn(testing::cpu_path_names(testing::CpuPathSet::sha2)),
                          [](const auto& param_info) { return param_info.param; });

@@ -35,8 +35,8 @@ Bytes openssl_hmac(const EVP_MD* md, base::ByteView key, base::ByteView in) {
   unsigned len = 0;
   // HMAC() with a null key pointer treats it as empty only when the length is 0.
   static const std::uint8_t kEmpty = 0;
-  EXPECT_NE(HMAC(md, key.empty() ? &kEmpty : key.data(), static_cast<int>(key.size()), in.data(),
-                 in.size(), out.data(), &len),
+  EXPECT_NE(HMAC(md, key.empty() ? &kEmpty : key.data(), static_cast<int>(key.size()), in.data(), in.size(), out.data(),
+                 &len),
             nullptr);
   EXPECT_EQ(len, out.size());
   return out;
@@ -67,8 +67,7 @@ TEST(Sha2, KnownAnswers) {
   // RFC 4231, test case 2.
   const auto key = base::as_bytes("Jefe");
   const auto data = base::as_bytes("what do ya want for nothing?");
-  EXPECT_EQ(base::to_hex(hmac_sha256(key, data)),
-            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+  EXPECT_EQ(base::to_hex(hmac_sha256(key, data)), "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
   EXPECT_EQ(base::to_hex(hmac_sha512(key, data)),
             "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea250554"
             "9758bf75c05a994a6d034f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737");

@@ -11,8 +11,8 @@
 #include <random>
 #include <vector>
 
-#include "sion/crypto/detail/slhdsa_x86.hpp"
 #include "sion/base/cpu.hpp"
+#include "sion/crypto/detail/slhdsa_x86.hpp"
 #include "sion/crypto/sha2.hpp"
 
 namespace sion::crypto {
@@ -40,9 +40,8 @@ void portable_compress(State& s, const std::uint8_t* block) {
 
 // Trunc(compress(seed, ADRSc || m || padding)) with SHA-256: ADRSc as 22
 // bytes (adrs[0..4] and the upper half of adrs[5]), m as `words` words.
-std::vector<std::uint32_t> one_block_256(const Sha256State& seed, const std::uint32_t* adrs,
-                                         const std::uint32_t* m, std::size_t words,
-                                         std::size_t out_words) {
+std::vector<std::uint32_t> one_block_256(const Sha256State& seed, const std::uint32_t* adrs, const std::uint32_t* m,
+                                         std::size_t words, std::size_t out_words) {
   std::array<std::uint8_t, 64> block{};
   for (int i = 0; i < 5; ++i) store_be32(block.data() + 4 * i, adrs[i]);
   block[20] = static_cast<std::uint8_t>(adrs[5] >> 24);
@@ -96,8 +95,8 @@ void check_chains(ChainsKernel kernel, std::mt19937_64& rng) {
       const bool capture = trial % 4 >= 2;
       Sha256State seed;
       for (auto& w : seed) w = pick<std::uint32_t>(rng);
-      std::vector<std::uint32_t> adrs(6 * kLanes), prf_adrs(6 * kLanes), x(words * kLanes),
-          start(kLanes), steps(kLanes), capture_at(kLanes), captured(words * kLanes, 0);
+      std::vector<std::uint32_t> adrs(6 * kLanes), prf_adrs(6 * kLanes), x(words * kLanes), start(kLanes),
+          steps(kLanes), capture_at(kLanes), captured(words * kLanes, 0);
       std::array<std::uint32_t, 8> sk_seed;
       for (auto& w : sk_seed) w = pick<std::uint32_t>(rng);
       for (auto& w : adrs) w = pick<std::uint32_t>(rng);
@@ -110,15 +109,13 @@ void check_chains(ChainsKernel kernel, std::mt19937_64& rng) {
         const std::uint32_t bases[] = {0, 0xFFF8, 0x1FFF5, 0xFFFFFFE0U};
         start[l] = bases[rng() % 4] + static_cast<std::uint32_t>(rng() % 8);
         steps[l] = static_cast<std::uint32_t>(rng() % 17);
-        capture_at[l] = rng() % 3 == 0 ? 0xFFFFFFFFU
-                                       : start[l] + static_cast<std::uint32_t>(rng() % (steps[l] + 1));
+        capture_at[l] = rng() % 3 == 0 ? 0xFFFFFFFFU : start[l] + static_cast<std::uint32_t>(rng() % (steps[l] + 1));
         max_steps = std::max(max_steps, steps[l]);
       }
       max_steps += static_cast<unsigned>(rng() % 3);  // more rounds than any lane needs
       const std::vector<std::uint32_t> x_in = x;
-      kernel({seed.data(), adrs.data(), prf ? prf_adrs.data() : nullptr, sk_seed.data(), x.data(),
-              start.data(), steps.data(), max_steps, words, capture ? capture_at.data() : nullptr,
-              captured.data()});
+      kernel({seed.data(), adrs.data(), prf ? prf_adrs.data() : nullptr, sk_seed.data(), x.data(), start.data(),
+              steps.data(), max_steps, words, capture ? capture_at.data() : nullptr, captured.data()});
       for (std::size_t l = 0; l < kLanes; ++l) {
         SCOPED_TRACE("lane " + std::to_string(l) + ", " + std::to_string(words) + " words");
         std::vector<std::uint32_t> v(words);
@@ -154,9 +151,8 @@ void check_chains(ChainsKernel kernel, std::mt19937_64& rng) {
 
 // The reference chain: `steps` F steps from v with ADRSc a[0..5] and hash
 // addresses start, start + 1, ...
-std::vector<std::uint32_t> reference_chain(const Sha256State& seed, std::uint32_t* a,
-                                           std::vector<std::uint32_t> v, std::uint32_t start,
-                                           std::uint32_t steps) {
+std::vector<std::uint32_t> reference_chain(const Sha256State& seed, std::uint32_t* a, std::vector<std::uint32_t> v,
+                                           std::uint32_t start, std::uint32_t steps) {
   for (std::uint32_t j = start; j < start + steps; ++j) {
     a[4] = (a[4] & 0xFFFF0000U) | (j >> 16);
     a[5] = j << 16;
@@ -172,8 +168,8 @@ void check_chain_pairs(ChainsKernel kernel, std::mt19937_64& rng) {
     for (const unsigned words : {4U, 6U, 8U}) {
       Sha256State seed;
       for (auto& w : seed) w = pick<std::uint32_t>(rng);
-      std::vector<std::uint32_t> adrs(6 * kLanes), adrs2(6 * kLanes), x(words * kLanes),
-          x2(words * kLanes), start(kLanes), steps(kLanes), start2(kLanes), steps2(kLanes);
+      std::vector<std::uint32_t> adrs(6 * kLanes), adrs2(6 * kLanes), x(words * kLanes), x2(words * kLanes),
+          start(kLanes), steps(kLanes), start2(kLanes), steps2(kLanes);
       for (auto* v : {&adrs, &adrs2, &x, &x2}) {
         for (auto& w : *v) w = pick<std::uint32_t>(rng);
       }
@@ -188,9 +184,8 @@ void check_chain_pairs(ChainsKernel kernel, std::mt19937_64& rng) {
       max_steps += static_cast<unsigned>(rng() % 2);
       const std::vector<std::uint32_t> x_in = x, x2_in = x2;
       const detail::SlhSha256Chain2 second{adrs2.data(), x2.data(), start2.data(), steps2.data()};
-      detail::SlhSha256Chains args{seed.data(), adrs.data(), nullptr, nullptr, x.data(),
-                                   start.data(), steps.data(), max_steps, words, nullptr,
-                                   nullptr};
+      detail::SlhSha256Chains args{seed.data(),  adrs.data(), nullptr, nullptr, x.data(), start.data(),
+                                   steps.data(), max_steps,   words,   nullptr, nullptr};
       args.second = &second;
       kernel(args);
       for (std::size_t l = 0; l < kLanes; ++l) {

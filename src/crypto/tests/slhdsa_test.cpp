@@ -38,8 +38,7 @@ std::filesystem::path vectors_dir() {
 }
 
 std::string missing_message(const std::string& file) {
-  return "no " + (vectors_dir() / "acvp" / file).string() +
-         " (set SION_VECTORS_DIR to the directory holding acvp/)";
+  return "no " + (vectors_dir() / "acvp" / file).string() + " (set SION_VECTORS_DIR to the directory holding acvp/)";
 }
 
 // Every vector file runs on every SHA-2 dispatch path this machine has
@@ -103,13 +102,11 @@ std::string set_test_name(const ::testing::TestParamInfo<ParameterSet>& info) {
 
 INSTANTIATE_TEST_SUITE_P(
     AllSets, SlhDsaVectors,
-    ::testing::Combine(::testing::Values(ParameterSet::sha2_128s, ParameterSet::sha2_128f,
-                                         ParameterSet::sha2_192f, ParameterSet::sha2_256s,
-                                         ParameterSet::shake_128f),
+    ::testing::Combine(::testing::Values(ParameterSet::sha2_128s, ParameterSet::sha2_128f, ParameterSet::sha2_192f,
+                                         ParameterSet::sha2_256s, ParameterSet::shake_128f),
                        ::testing::ValuesIn(testing::cpu_path_names(testing::CpuPathSet::sha2))),
     [](const ::testing::TestParamInfo<VectorParam>& param_info) {
-      return set_test_name({std::get<0>(param_info.param), param_info.index}) + "_" +
-             std::get<1>(param_info.param);
+      return set_test_name({std::get<0>(param_info.param), param_info.index}) + "_" + std::get<1>(param_info.param);
     });
 
 // Every group in every file names a parameter set implemented here, so no
@@ -144,8 +141,7 @@ class SlhDsaRoundTrip : public ::testing::TestWithParam<ParameterSet> {
   void SetUp() override {
     std::mt19937_64 rng(static_cast<std::uint64_t>(GetParam()) + 1000);
     const std::size_t n = params(GetParam()).n;
-    base::Result<KeyPair> keys =
-        keygen(GetParam(), random_bytes(rng, n), random_bytes(rng, n), random_bytes(rng, n));
+    base::Result<KeyPair> keys = keygen(GetParam(), random_bytes(rng, n), random_bytes(rng, n), random_bytes(rng, n));
     ASSERT_TRUE(keys.ok());
     keys_.emplace(*keys);
     message_ = random_bytes(rng, 1 + rng() % 300);
@@ -290,8 +286,7 @@ TEST_P(SlhDsaKeyCheck, RefusesInconsistentSecretKey) {
 }
 
 INSTANTIATE_TEST_SUITE_P(FastSets, SlhDsaKeyCheck,
-                         ::testing::Values(ParameterSet::sha2_128f, ParameterSet::sha2_192f,
-                                           ParameterSet::shake_128f),
+                         ::testing::Values(ParameterSet::sha2_128f, ParameterSet::sha2_192f, ParameterSet::shake_128f),
                          set_test_name);
 
 TEST_P(SlhDsaRoundTrip, RejectsWrongLengthKeysAndSeeds) {
@@ -319,9 +314,8 @@ TEST_P(SlhDsaRoundTrip, RejectsWrongLengthKeysAndSeeds) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllSets, SlhDsaRoundTrip,
-                         ::testing::Values(ParameterSet::sha2_128s, ParameterSet::sha2_128f,
-                                           ParameterSet::sha2_192f, ParameterSet::sha2_256s,
-                                           ParameterSet::shake_128f),
+                         ::testing::Values(ParameterSet::sha2_128s, ParameterSet::sha2_128f, ParameterSet::sha2_192f,
+                                           ParameterSet::sha2_256s, ParameterSet::shake_128f),
                          set_test_name);
 
 // SLH-DSA-SHAKE runs its batches of F, H, PRF and T_l in 8 Keccak states
@@ -364,8 +358,7 @@ TEST(SlhDsaShakeLanes, EveryCpuPathSignsAndVerifiesAlike) {
   const base::Result<PublicKey> pk = PublicKey::from_bytes(set, runs.front().pk);
   ASSERT_TRUE(pk.ok());
   const std::size_t fors_end = p.n + p.k * (p.a + 1) * p.n;
-  const std::size_t tampered_at[] = {p.n + 5, fors_end + 3, fors_end + p.len * p.n + 1,
-                                     p.sig_bytes - 1};
+  const std::size_t tampered_at[] = {p.n + 5, fors_end + 3, fors_end + p.len * p.n + 1, p.sig_bytes - 1};
   for (const testing::CpuPath& path : testing::cpu_paths()) {
     SCOPED_TRACE("verifying on " + path.name);
     const testing::ScopedCpuFeatures cpu(path.features);

@@ -74,8 +74,8 @@ using codec::testing::decode_exactly;
     if (!decode_exactly(bytes, proof)) return;
     const auto status = verify_share(proof, honest().header);
     if (!status && status.error().reason.empty()) std::abort();
-    if (status && !(prove_share(honest().square, honest().commitment, proof.axis, proof.row(), proof.column()) ==
-                    proof)) {
+    if (status &&
+        !(prove_share(honest().square, honest().commitment, proof.axis, proof.row(), proof.column()) == proof)) {
       std::abort();
     }
     return;

@@ -153,8 +153,7 @@ TEST(BadEncoding, IncompleteSquaresAndForeignHeadersAreRefused) {
   EXPECT_NE(prove_bad_encoding(square, other.header()).error().reason.find("not for a square of width 8"),
             std::string::npos);
   square.erase(0, 0);
-  EXPECT_NE(prove_bad_encoding(square, commitment.header()).error().reason.find("lacks 1 shares"),
-            std::string::npos);
+  EXPECT_NE(prove_bad_encoding(square, commitment.header()).error().reason.find("lacks 1 shares"), std::string::npos);
 }
 
 }  // namespace

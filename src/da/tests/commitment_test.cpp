@@ -27,7 +27,8 @@ Hash reference_tree(std::uint8_t node_tag, std::vector<Hash> level) {
 
 Hash reference_line_root(const ExtendedSquare& square, Axis axis, std::uint32_t line) {
   std::vector<Hash> leaves;
-  for (std::uint32_t p = 0; p < square.width(); ++p) leaves.push_back(tagged_sha256(0x60, square.line_share(axis, line, p)));
+  for (std::uint32_t p = 0; p < square.width(); ++p)
+    leaves.push_back(tagged_sha256(0x60, square.line_share(axis, line, p)));
   return reference_tree(0x61, leaves);
 }
 
@@ -120,8 +121,7 @@ TEST(Commitment, MalformedHeadersAndCommitmentsAreRefused) {
 TEST(Commitment, PublishedDataRefusesNonZeroPadding) {
   const base::Bytes data = testing::random_data(3 * kShareBytes + 100, 9);  // k = 2, 412 padding bytes
   const auto honest = ExtendedSquare::from_data(data).value();
-  const DataCommitment commitment{honest.original_width(), data.size(),
-                                  SquareCommitment::compute(honest).data_root()};
+  const DataCommitment commitment{honest.original_width(), data.size(), SquareCommitment::compute(honest).data_root()};
   const auto taken = published_data(honest, commitment);
   ASSERT_TRUE(taken.ok()) << taken.error().reason;
   EXPECT_EQ(*taken, data);
@@ -134,8 +134,7 @@ TEST(Commitment, PublishedDataRefusesNonZeroPadding) {
   const auto refused = published_data(other, other_commitment);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().code, base::Errc::invalid_value);
-  EXPECT_NE(refused.error().reason.find("padding byte 2047 of the original quadrant is 1, not zero"),
-            std::string::npos)
+  EXPECT_NE(refused.error().reason.find("padding byte 2047 of the original quadrant is 1, not zero"), std::string::npos)
       << refused.error().reason;
   // The first padding byte, right after the data, too.
   padded = honest.original();

@@ -86,7 +86,7 @@ TEST(Repair, TooFewSharesIsAClearErrorAndKeepsWhatWasRestored) {
   const SquareCommitment commitment = SquareCommitment::compute(original);
   ExtendedSquare received = original;
   erase_block(received, 0, 0, k + 1, k + 1);  // every line through it keeps k - 1
-  received.erase(7, 7);                        // restorable: its row still has 7
+  received.erase(7, 7);                       // restorable: its row still has 7
   const auto status = repair(received, commitment.header());
   ASSERT_FALSE(status);
   EXPECT_EQ(status.error().code, base::Errc::invalid_argument);

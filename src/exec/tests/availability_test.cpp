@@ -35,8 +35,7 @@ TEST(Availability, ACraftedCountReservesNoMoreThanTheInputCouldHold) {
   EXPECT_FALSE(reader.ok());
   const std::size_t reserved = payloads.capacity() * sizeof(TxPayload);
   EXPECT_LE(reserved, 2 * bytes.size()) << payloads.capacity() << " payloads of " << sizeof(TxPayload)
-                                        << " bytes; the smallest encoding is "
-                                        << codec::min_encoded_size<TxPayload>;
+                                        << " bytes; the smallest encoding is " << codec::min_encoded_size<TxPayload>;
   EXPECT_FALSE(decode_pulse_data(bytes).ok());
 }
 

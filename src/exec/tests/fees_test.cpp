@@ -19,9 +19,9 @@ constexpr Amount kMax = std::numeric_limits<Amount>::max();
 
 TEST(Fees, RequiredFeeOfATransactionIsItsBytesAndUnits) {
   const auto s = signer(1, crypto::Profile::dual);
-  const auto tx = make_transfer(s, testing::test_params(), 0, std::vector<Id>{Id{}},
-                                std::vector<Output>{{Id{}, 5}}, Amount{0})
-                      .value();
+  const auto tx =
+      make_transfer(s, testing::test_params(), 0, std::vector<Id>{Id{}}, std::vector<Output>{{Id{}, 5}}, Amount{0})
+          .value();
   const std::uint64_t bytes = codec::encode(tx).size();
   EXPECT_EQ(crypto::verify_units(s.public_bundle()), 3000u);  // ML-DSA-44 100 + SLH-DSA-SHA2-128f 2900
   EXPECT_EQ(required_fee(tx, {3, 7}).value(), 3 * bytes + 7 * 3000);

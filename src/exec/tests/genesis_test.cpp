@@ -104,7 +104,8 @@ TEST(Genesis, MalformedInputIsRefusedNamingThePath) {
   ASSERT_TRUE(parse_genesis(document("1", kFees, kLimits, good_accounts)));
 
   crypto::KeyBundle short_key;
-  short_key.parts.push_back({crypto::Scheme::ml_dsa_44, codec::VarBytes<crypto::kMaxPublicKeyBytes>(base::Bytes{1, 2, 3})});
+  short_key.parts.push_back(
+      {crypto::Scheme::ml_dsa_44, codec::VarBytes<crypto::kMaxPublicKeyBytes>(base::Bytes{1, 2, 3})});
   std::string deep = "1";
   for (int i = 0; i < 40; ++i) deep = "[" + deep + "]";
 
@@ -143,7 +144,8 @@ TEST(Genesis, MalformedInputIsRefusedNamingThePath) {
       // missing, unknown, duplicate and mistyped fields
       {"{\"fees\": " + kFees + ", \"limits\": " + kLimits + ", \"accounts\": " + good_accounts + "}",
        "genesis: $: missing field \"chain_id\""},
-      {document("1", R"({"per_byte": 1})", kLimits, good_accounts), "genesis: $.fees: missing field \"per_verify_unit\""},
+      {document("1", R"({"per_byte": 1})", kLimits, good_accounts),
+       "genesis: $.fees: missing field \"per_verify_unit\""},
       {document("1", R"({"per_byte": 1, "per_verify_unit": 2, "per_kb": 3})", kLimits, good_accounts),
        "genesis: $.fees: unknown field \"per_kb\""},
       {document("1", kFees, kLimits, good_accounts, ", \"extra\": 1"), "genesis: $: unknown field \"extra\""},
@@ -170,8 +172,8 @@ TEST(Genesis, MalformedInputIsRefusedNamingThePath) {
        "genesis: $.accounts[0].keys: not the encoding of a key bundle: "},
       {document("1", kFees, kLimits, "[" + account_json(keys_hex(short_key), "[1]") + "]"),
        "genesis: $.accounts[0].keys: "},
-      {document("1", kFees, kLimits, "[" + account_json(a, "[1]") + ", " + account_json(b, "[]") + ", " +
-                                         account_json(a, "[2]") + "]"),
+      {document("1", kFees, kLimits,
+                "[" + account_json(a, "[1]") + ", " + account_json(b, "[]") + ", " + account_json(a, "[2]") + "]"),
        "genesis: $.accounts[2].keys: the same account as $.accounts[0]"},
       // amounts and supply
       {document("1", kFees, kLimits, "[" + account_json(a, "[1, 0]") + "]"),
@@ -200,8 +202,7 @@ TEST(Genesis, NestingIsBounded) {
   for (int i = 0; i < 40; ++i) deep = "[" + deep + "]";
   const auto parsed = parse_genesis("{\"chain_id\": " + deep + "}");
   ASSERT_FALSE(parsed);
-  EXPECT_NE(parsed.error().reason.find("nested more than 32 levels deep"), std::string::npos)
-      << parsed.error().reason;
+  EXPECT_NE(parsed.error().reason.find("nested more than 32 levels deep"), std::string::npos) << parsed.error().reason;
 }
 
 // ---- Derived state ---------------------------------------------------------------------------
@@ -210,8 +211,7 @@ TEST(Genesis, WritesHoldAccountsAndNumberedCoins) {
   const Genesis genesis = sample_genesis();
   const auto writes = genesis_writes(genesis);
   ASSERT_EQ(writes.size(), 3u + 3u);
-  EXPECT_TRUE(std::is_sorted(writes.begin(), writes.end(),
-                             [](const auto& x, const auto& y) { return x.id < y.id; }));
+  EXPECT_TRUE(std::is_sorted(writes.begin(), writes.end(), [](const auto& x, const auto& y) { return x.id < y.id; }));
   const auto find = [&writes](const Id& id) -> const state::Object& {
     const auto it = std::find_if(writes.begin(), writes.end(), [&id](const auto& w) { return w.id == id; });
     EXPECT_NE(it, writes.end());
@@ -307,9 +307,7 @@ TEST(GenesisFiles, WriterAndReaderAgreeOnTheSizeLimit) {
 
   TempDir dir;
   const std::string path = dir / "big.json";
-  {
-    std::ofstream(path, std::ios::binary).put(' ');
-  }
+  { std::ofstream(path, std::ios::binary).put(' '); }
   fs::resize_file(path, kMaxGenesisFileBytes + 1);  // sparse: no disk used
   const auto read = read_genesis_file(path);
   ASSERT_FALSE(read);

@@ -81,8 +81,7 @@ crypto::SigningBundle documented_signer() {
 Transaction documented_transaction() {
   const auto payload = codec::decode<TxPayload>(bytes_value("payload"));
   EXPECT_TRUE(payload.ok()) << payload.error().reason;
-  return sign_transaction(documented_signer(), payload.value_or(TxPayload{}), crypto::Hedging::deterministic)
-      .value();
+  return sign_transaction(documented_signer(), payload.value_or(TxPayload{}), crypto::Hedging::deterministic).value();
 }
 
 base::Bytes sha3(base::ByteView bytes) {
@@ -102,7 +101,8 @@ MemoryState documented_pre_state(const TxPayload& payload) {
   const auto& transfer = std::get<Transfer>(payload.body);
   std::vector<state::ObjectWrite> writes;
   for (std::size_t i = 0; i < transfer.inputs.size(); ++i) {
-    writes.push_back({transfer.inputs[i], to_object(Coin{payload.sender, number_value("input amount " + std::to_string(i))}, 1)});
+    writes.push_back(
+        {transfer.inputs[i], to_object(Coin{payload.sender, number_value("input amount " + std::to_string(i))}, 1)});
   }
   std::sort(writes.begin(), writes.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
   EXPECT_TRUE(state.apply(writes).ok());
@@ -188,7 +188,8 @@ TEST(KnownAnswers, PulseReceiptsAndRoots) {
     if (i < outcome->receipts.size()) {
       EXPECT_EQ(outcome->receipts[i], receipts[i]) << i;
     }
-    EXPECT_EQ(commit::tagged_hash(commit::Domain::receipt_leaf, encoding), id_value("receipt leaf " + std::to_string(i)));
+    EXPECT_EQ(commit::tagged_hash(commit::Domain::receipt_leaf, encoding),
+              id_value("receipt leaf " + std::to_string(i)));
   }
   EXPECT_EQ(outcome->receipts_root, id_value("receipts root 2"));
   for (std::size_t n = 0; n <= receipts.size(); ++n) {
@@ -199,7 +200,8 @@ TEST(KnownAnswers, PulseReceiptsAndRoots) {
     const state::ObjectWrite& write = outcome->writes[i];
     const std::string label = "write " + std::to_string(i);
     EXPECT_EQ(write.id, id_value(label)) << i;
-    EXPECT_EQ(write.object ? codec::encode(*write.object) : base::Bytes{}, doc().bytes(label + " object").value_or(base::Bytes{}))
+    EXPECT_EQ(write.object ? codec::encode(*write.object) : base::Bytes{},
+              doc().bytes(label + " object").value_or(base::Bytes{}))
         << i;
   }
   EXPECT_EQ(state.apply(outcome->writes).value(), id_value("post-state root"));

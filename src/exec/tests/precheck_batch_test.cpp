@@ -27,7 +27,7 @@ std::vector<Transaction> mixed_transactions() {
     for (std::uint32_t o = 0; o <= i % 3; ++o) outputs.push_back({id_of(hybrid), 1 + o + i});
     txs.push_back(world.transfer(from, i, {world.fund(id_of(from), 1'000'000)}, outputs));
   }
-  txs[4].keys.parts.clear();          // no part
+  txs[4].keys.parts.clear();           // no part
   txs[7].keys.parts[0].key.resize(3);  // a key of the wrong size
   return txs;
 }

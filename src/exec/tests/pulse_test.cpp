@@ -69,8 +69,8 @@ TEST(Pulse, ATransactionBeforeTheAccountsFirstHasTheWrongNonce) {
   testing::World world;
   const Id c1 = world.fund(id_of(alice), 1'000'000);
   const Id c2 = world.fund(id_of(alice), 1'000'000);
-  const auto outcome = world.run({world.transfer(alice, 1, {c2}, {{Id{}, 1}}),
-                                  world.transfer(alice, 0, {c1}, {{Id{}, 1}})});
+  const auto outcome =
+      world.run({world.transfer(alice, 1, {c2}, {{Id{}, 1}}), world.transfer(alice, 0, {c1}, {{Id{}, 1}})});
   EXPECT_EQ(statuses(outcome), (std::vector{TxStatus::wrong_nonce, TxStatus::success}));
 }
 
@@ -155,9 +155,8 @@ TEST_F(Budget, AuthBytesLaterSmallerStillFits) {
 }
 
 TEST_F(Budget, VerifyUnitsLaterSmallerStillFits) {
-  expect_later_smaller_fits(
-      tx(a), tx(heavy), tx(c), world,
-      [](PulseLimits& limits, const PulseUsage& u) { limits.max_verify_units = u.verify_units; });
+  expect_later_smaller_fits(tx(a), tx(heavy), tx(c), world,
+                            [](PulseLimits& limits, const PulseUsage& u) { limits.max_verify_units = u.verify_units; });
 }
 
 TEST_F(Budget, EarlyRejectionsUseNothingAndBadSignaturesCount) {
@@ -231,8 +230,8 @@ struct MixedPulse {
     auto forged = world.transfer(users[1], 1, {coins[7]}, {{id_of(users[2]), 1}});
     forged.auth.parts.at(1).at(100) ^= 1;
     txs.push_back(forged);
-    txs.push_back(world.transfer(users[2], 5, {coins[8]}, {{id_of(users[3]), 1}}));  // wrong_nonce
-    txs.push_back(world.transfer(users[3], 1, {coins[9]}, {{id_of(users[4]), 0}}));  // zero_amount
+    txs.push_back(world.transfer(users[2], 5, {coins[8]}, {{id_of(users[3]), 1}}));           // wrong_nonce
+    txs.push_back(world.transfer(users[3], 1, {coins[9]}, {{id_of(users[4]), 0}}));           // zero_amount
     txs.push_back(world.transfer(users[4], 1, {coins[10]}, {{id_of(users[0]), 9'000'000}}));  // insufficient
     // users[4]'s keys and signature on users[3]'s account: wrong_keys.
     txs.push_back(testing::sign_as(users[4], world.transfer(users[3], 2, {coins[3]}, {{id_of(users[4]), 1}})));
@@ -250,9 +249,18 @@ TEST(Pulse, ParallelPrecheckIsDeterministicAndMatchesTheSequentialDefinition) {
     reference.push_back(apply_transaction(overlay, tx, std::nullopt, world.params, usage).value());
   }
   const std::vector<TxStatus> expected = {
-      TxStatus::success,      TxStatus::success,     TxStatus::success,      TxStatus::success,
-      TxStatus::success,      TxStatus::success,     TxStatus::unknown_coin, TxStatus::bad_signature,
-      TxStatus::wrong_nonce,  TxStatus::zero_amount, TxStatus::insufficient_funds, TxStatus::wrong_keys,
+      TxStatus::success,
+      TxStatus::success,
+      TxStatus::success,
+      TxStatus::success,
+      TxStatus::success,
+      TxStatus::success,
+      TxStatus::unknown_coin,
+      TxStatus::bad_signature,
+      TxStatus::wrong_nonce,
+      TxStatus::zero_amount,
+      TxStatus::insufficient_funds,
+      TxStatus::wrong_keys,
   };
   std::vector<TxStatus> got;
   for (const auto& receipt : reference) got.push_back(receipt.status);

@@ -217,17 +217,18 @@ struct RandomPulse {
       }
       std::vector<Output> outputs;
       for (std::size_t o = 1 + pick(3); o > 0; --o) {
-        const Id to = pick(4) == 0 ? commit::tagged_hash(commit::Domain::transaction, base::as_bytes(std::to_string(rng())))
-                                   : id_of(users[pick(users.size())]);
+        const Id to = pick(4) == 0
+                          ? commit::tagged_hash(commit::Domain::transaction, base::as_bytes(std::to_string(rng())))
+                          : id_of(users[pick(users.size())]);
         Amount amount = held / 8 + rng() % 1000;
-        if (pick(25) == 0) amount = 0;                  // zero_amount
-        if (pick(25) == 0) amount = held + 1'000'000;   // insufficient_funds
+        if (pick(25) == 0) amount = 0;                 // zero_amount
+        if (pick(25) == 0) amount = held + 1'000'000;  // insufficient_funds
         outputs.push_back({to, amount});
       }
       ChainParams params = world.params;
       if (pick(40) == 0) params.chain_id += 1;  // wrong_chain
-      Transaction tx = make_transfer(from, params, nonce, inputs, outputs, std::nullopt,
-                                     crypto::Hedging::deterministic).value();
+      Transaction tx =
+          make_transfer(from, params, nonce, inputs, outputs, std::nullopt, crypto::Hedging::deterministic).value();
       if (pick(30) == 0) tx.auth.parts.at(0).at(5) ^= 1;  // bad_signature
       const auto receipt = apply_transaction(sim, tx, std::nullopt, world.params, usage).value();
       for (std::uint32_t k = 0; k < receipt.coins_created; ++k) coins.push_back(coin_id(receipt.tx_id, k));
@@ -261,7 +262,9 @@ TEST(Trace, TheWitnessSizeLimitCutsChunks) {
   const auto traced = check_both_ways(random.world.state, random.txs, random.world.params, options);
   EXPECT_GT(traced.chunks.size(), 1u);
   for (const auto& chunk : traced.chunks) {
-    if (chunk.tx_count > 1) { EXPECT_LE(codec::encoded_size(chunk.witness), options.max_witness_bytes); }
+    if (chunk.tx_count > 1) {
+      EXPECT_LE(codec::encoded_size(chunk.witness), options.max_witness_bytes);
+    }
   }
   options.max_witness_bytes = 1;  // every chunk: one transaction, the minimum
   EXPECT_EQ(check_both_ways(random.world.state, random.txs, random.world.params, options).chunks.size(),
@@ -287,9 +290,9 @@ struct Tampering : ::testing::Test {
   }
   std::size_t index_of(const Id& id) const {
     const auto& objects = chunk.witness.objects;
-    return static_cast<std::size_t>(std::find_if(objects.begin(), objects.end(),
-                                                 [&](const WitnessObject& o) { return o.id == id; }) -
-                                    objects.begin());
+    return static_cast<std::size_t>(
+        std::find_if(objects.begin(), objects.end(), [&](const WitnessObject& o) { return o.id == id; }) -
+        objects.begin());
   }
 };
 
@@ -350,8 +353,7 @@ TEST(Trace, AWitnessWithoutTheNeighboursOfADeletionIsRejected) {
   ASSERT_NE(bad.witness.proof, chunk.witness.proof);
   const auto result = replay_chunk(ReplayPoint::start(small.world.state.root()), bad, small.txs, small.world.params);
   ASSERT_FALSE(result.ok());
-  EXPECT_NE(result.error().reason.find("chunk replay: the witness cannot carry the chunk's writes"),
-            std::string::npos)
+  EXPECT_NE(result.error().reason.find("chunk replay: the witness cannot carry the chunk's writes"), std::string::npos)
       << result.error().reason;
 }
 
@@ -415,8 +417,7 @@ TEST_F(Tampering, AnInflatedUsageBefore) {
   // And a chunk that does not start at the replay's next transaction.
   bad = chunk;
   bad.first_tx = 1;
-  EXPECT_NE(rejection(bad, small.txs).find("the chunk starts at transaction 1, the replay is at 0"),
-            std::string::npos);
+  EXPECT_NE(rejection(bad, small.txs).find("the chunk starts at transaction 1, the replay is at 0"), std::string::npos);
 }
 
 TEST_F(Tampering, ChunksOverTheCapsAreRefusedBeforeAnyWork) {
@@ -463,9 +464,9 @@ TEST(Trace, ABadSignatureIsCaughtOnlyWhenReplayChecksSignatures) {
   const auto traced = check_both_ways(small.world.state, small.txs, small.world.params, {});
   EXPECT_EQ(traced.outcome.receipts[1].status, TxStatus::bad_signature);
   // Taking every signature as valid replays a different Pulse.
-  EXPECT_FALSE(replay_chunk(ReplayPoint::start(small.world.state.root()), traced.chunks[0], small.txs,
-                            small.world.params, false)
-                   .ok());
+  EXPECT_FALSE(
+      replay_chunk(ReplayPoint::start(small.world.state.root()), traced.chunks[0], small.txs, small.world.params, false)
+          .ok());
 }
 
 }  // namespace

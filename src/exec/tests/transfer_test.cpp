@@ -197,8 +197,7 @@ TEST_F(TransferTest, WrongNonce) {
 
 TEST_F(TransferTest, FeeTooLow) {
   const auto exact = world.transfer(alice, 0, {c1}, {{id_of(bob), 1}});
-  expect_rejected(world.transfer(alice, 0, {c1}, {{id_of(bob), 1}}, exact.payload.fee - 1),
-                  TxStatus::fee_too_low);
+  expect_rejected(world.transfer(alice, 0, {c1}, {{id_of(bob), 1}}, exact.payload.fee - 1), TxStatus::fee_too_low);
 }
 
 TEST_F(TransferTest, FeeTooLowWhenTheRequiredFeeOverflows) {

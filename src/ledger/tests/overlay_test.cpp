@@ -36,7 +36,7 @@ TEST(Overlay, WriteSetIsSortedFinalValuesAndDeletionsOfPreStateObjectsOnly) {
   overlay.put(id_n(7), to_object(Coin{id_n(2), 4}, 1));
   overlay.erase(id_n(7));  // created and deleted here: no trace
   ASSERT_TRUE(overlay.find(id_n(5)).ok());
-  overlay.erase(id_n(5));  // held in the pre-state: a deletion
+  overlay.erase(id_n(5));                   // held in the pre-state: a deletion
   ASSERT_TRUE(overlay.find(id_n(6)).ok());  // only read: no write
   const auto writes = overlay.write_set();
   ASSERT_EQ(writes.size(), 2u);

@@ -63,9 +63,9 @@ TEST_F(Mempool, AcceptsAWellPaidTransfer) {
 }
 
 TEST_F(Mempool, RefusesAnotherChain) {
-  EXPECT_EQ(reason(check_mempool_policy(tx({{Id{}, 1000}}, 1'000'000, chain(8)), params, policy),
-                   PolicyCode::wrong_chain),
-            "chain id 8, but this chain is 7");
+  EXPECT_EQ(
+      reason(check_mempool_policy(tx({{Id{}, 1000}}, 1'000'000, chain(8)), params, policy), PolicyCode::wrong_chain),
+      "chain id 8, but this chain is 7");
 }
 
 TEST_F(Mempool, RefusesDust) {
@@ -78,8 +78,8 @@ TEST_F(Mempool, RefusesAFeeBelowTheFeerateFloor) {
   const auto t = tx({{Id{}, 1000}});  // pays required_fee: about 1 per byte, under the floor of 2
   const auto size = codec::encode(t).size();
   EXPECT_EQ(reason(check_mempool_policy(t, params, policy), PolicyCode::fee_below_floor),
-            "fee " + std::to_string(t.payload.fee) + " is below the floor of 2 per byte for " +
-                std::to_string(size) + " bytes (" + std::to_string(2 * size) + ")");
+            "fee " + std::to_string(t.payload.fee) + " is below the floor of 2 per byte for " + std::to_string(size) +
+                " bytes (" + std::to_string(2 * size) + ")");
   EXPECT_TRUE(check_mempool_policy(tx({{Id{}, 1000}}, 2 * size), params, policy).ok());
   MempoolPolicy huge = policy;
   huge.min_fee_per_byte = kMax;
@@ -93,9 +93,9 @@ TEST_F(Mempool, RefusesOversizedTransactions) {
   const auto size = codec::encode(t).size();
   MempoolPolicy small = policy;
   small.max_tx_bytes = size - 1;
-  EXPECT_EQ(reason(check_mempool_policy(t, params, small), PolicyCode::above_policy_size),
-            "transaction of " + std::to_string(size) + " bytes, above the policy maximum of " +
-                std::to_string(size - 1));
+  EXPECT_EQ(
+      reason(check_mempool_policy(t, params, small), PolicyCode::above_policy_size),
+      "transaction of " + std::to_string(size) + " bytes, above the policy maximum of " + std::to_string(size - 1));
   auto tight = params;
   tight.limits.max_bytes = 1000;
   EXPECT_EQ(reason(check_mempool_policy(t, tight, policy), PolicyCode::above_pulse_bytes),

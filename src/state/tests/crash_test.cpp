@@ -75,12 +75,14 @@ void check_store(const std::string& directory, std::uint64_t& last_seen) {
   EXPECT_EQ((*store)->root(), root_of(model)) << "version " << version;
   EXPECT_EQ((*store)->size(), model.size());
   std::size_t visited = 0;
-  ASSERT_TRUE((*store)->for_each([&](const ObjectId& id, const Object& object) {
-    const auto found = model.find(id);
-    EXPECT_TRUE(found != model.end() && found->second == object);
-    ++visited;
-    return true;
-  }).ok());
+  ASSERT_TRUE((*store)
+                  ->for_each([&](const ObjectId& id, const Object& object) {
+                    const auto found = model.find(id);
+                    EXPECT_TRUE(found != model.end() && found->second == object);
+                    ++visited;
+                    return true;
+                  })
+                  .ok());
   EXPECT_EQ(visited, model.size());
 
   // Every retained version's root reopens and proves an object.

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-
 namespace sion::state {
 namespace {
 
@@ -14,11 +13,10 @@ base::Bytes bytes(std::string_view text) { return base::Bytes(text.begin(), text
 
 std::vector<std::string> keys_with_prefix(const KvStore& store, Column column, std::string_view prefix) {
   std::vector<std::string> keys;
-  const auto status = store.scan_prefix(column, base::as_bytes(prefix),
-                                        [&](base::ByteView key, base::ByteView) {
-                                          keys.emplace_back(key.begin(), key.end());
-                                          return true;
-                                        });
+  const auto status = store.scan_prefix(column, base::as_bytes(prefix), [&](base::ByteView key, base::ByteView) {
+    keys.emplace_back(key.begin(), key.end());
+    return true;
+  });
   EXPECT_TRUE(status.ok());
   return keys;
 }
@@ -57,14 +55,12 @@ TEST(KvStore, EraseAndPrefixScanInByteOrder) {
   auto store = KvStore::open(dir.str());
   ASSERT_TRUE(store.ok());
   KvBatch batch;
-  const std::vector<std::string> keys = {"p\x01", "p\xff", std::string("p\x00", 2), "q", "o",
-                                         "p\xff\xff", "p"};
+  const std::vector<std::string> keys = {"p\x01", "p\xff", std::string("p\x00", 2), "q", "o", "p\xff\xff", "p"};
   for (const std::string& key : keys) batch.put(Column::stale, base::as_bytes(key), bytes("v"));
   ASSERT_TRUE((*store)->write(std::move(batch)).ok());
   EXPECT_EQ(keys_with_prefix(**store, Column::stale, "p"),
             (std::vector<std::string>{"p", std::string("p\x00", 2), "p\x01", "p\xff", "p\xff\xff"}));
-  EXPECT_EQ(keys_with_prefix(**store, Column::stale, "p\xff"),
-            (std::vector<std::string>{"p\xff", "p\xff\xff"}));
+  EXPECT_EQ(keys_with_prefix(**store, Column::stale, "p\xff"), (std::vector<std::string>{"p\xff", "p\xff\xff"}));
 
   KvBatch erase;
   erase.erase(Column::stale, bytes("p\x01"));

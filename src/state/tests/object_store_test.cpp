@@ -99,10 +99,12 @@ TEST(ObjectStore, AppliesWritesAndProvesThem) {
   EXPECT_EQ(store->size(), model.size());
 
   Model seen;
-  ASSERT_TRUE(store->for_each([&](const ObjectId& id, const Object& object) {
-    seen[id] = object;
-    return true;
-  }).ok());
+  ASSERT_TRUE(store
+                  ->for_each([&](const ObjectId& id, const Object& object) {
+                    seen[id] = object;
+                    return true;
+                  })
+                  .ok());
   EXPECT_EQ(seen, model);
 }
 
@@ -209,10 +211,13 @@ TEST(ObjectStore, PruningBoundsTheNodesKept) {
   }
   auto kv = KvStore::open(dir.str());
   ASSERT_TRUE(kv.ok());
-  ASSERT_TRUE((*kv)->scan_prefix(Column::nodes, {}, [&](base::ByteView, base::ByteView) {
-    ++nodes_after_first;
-    return true;
-  }).ok());
+  ASSERT_TRUE((*kv)
+                  ->scan_prefix(Column::nodes, {},
+                                [&](base::ByteView, base::ByteView) {
+                                  ++nodes_after_first;
+                                  return true;
+                                })
+                  .ok());
   // Every version rewrites every node of a tree of 50 objects; two retained
   // versions keep at most two such trees.
   std::vector<commit::StateEntry> entries;
@@ -236,7 +241,7 @@ TEST(ObjectStore, BadBytesOnDiskAreCorruptStoreErrors) {
     ASSERT_TRUE(kv.ok());
     KvBatch batch;
     batch.put(Column::objects, id_of(1), std::vector<std::uint8_t>{1, 2, 3});  // does not decode
-    batch.put(Column::objects, id_of(2), codec::encode(object_of(2, 99)));    // decodes, wrong hash
+    batch.put(Column::objects, id_of(2), codec::encode(object_of(2, 99)));     // decodes, wrong hash
     ASSERT_TRUE((*kv)->write(std::move(batch)).ok());
   }
   auto store = open_store(dir);
@@ -262,10 +267,13 @@ TEST(ObjectStore, ACorruptTreeNodeFailsTheOpen) {
     auto kv = KvStore::open(dir.str());
     ASSERT_TRUE(kv.ok());
     std::vector<base::Bytes> keys;
-    ASSERT_TRUE((*kv)->scan_prefix(Column::nodes, {}, [&](base::ByteView key, base::ByteView) {
-      keys.emplace_back(key.begin(), key.end());
-      return true;
-    }).ok());
+    ASSERT_TRUE((*kv)
+                    ->scan_prefix(Column::nodes, {},
+                                  [&](base::ByteView key, base::ByteView) {
+                                    keys.emplace_back(key.begin(), key.end());
+                                    return true;
+                                  })
+                    .ok());
     ASSERT_FALSE(keys.empty());
     KvBatch batch;
     batch.put(Column::nodes, keys[keys.size() / 2], std::vector<std::uint8_t>{0x07});

@@ -63,8 +63,8 @@ TEST(KeyFile, KeyFilesAreOwnerOnlyAndReadBack) {
   EXPECT_EQ(account_id(read_key_file(path).value().public_bundle()), account_id(written->public_bundle()));
 
   // Readable by others: refused, with the reason.
-  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
-                            fs::perms::others_read);
+  fs::permissions(path,
+                  fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
   const auto open = read_key_file(path);
   ASSERT_FALSE(open);
   EXPECT_NE(open.error().reason.find("mode 0644"), std::string::npos) << open.error().reason;

@@ -70,8 +70,8 @@ int main() {
   }
   int failures = 0;
   for (auto level : {mldsa::Level::k44, mldsa::Level::k65, mldsa::Level::k87}) failures += check_mldsa(level);
-  for (auto set : {slhdsa::ParameterSet::sha2_128f, slhdsa::ParameterSet::shake_128f,
-                   slhdsa::ParameterSet::sha2_192f}) {
+  for (auto set :
+       {slhdsa::ParameterSet::sha2_128f, slhdsa::ParameterSet::shake_128f, slhdsa::ParameterSet::sha2_192f}) {
     failures += check_slhdsa(set);
   }
   std::printf("ct_check: %d signing runs failed to verify\n", failures);

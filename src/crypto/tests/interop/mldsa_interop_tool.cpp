@@ -59,7 +59,8 @@ int run(const char* cases_path, const char* out_path) {
     out.push_back({{"signature", sion::base::to_hex(*signature)}});
   }
   std::ofstream(out_path) << out.dump();
-  std::printf("we checked %zu OpenSSL cases: %zu ok\n", cases.size(), cases.size() - static_cast<std::size_t>(failures));
+  std::printf("we checked %zu OpenSSL cases: %zu ok\n", cases.size(),
+              cases.size() - static_cast<std::size_t>(failures));
   return failures == 0 ? 0 : 1;
 }
 

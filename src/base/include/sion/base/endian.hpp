@@ -18,8 +18,7 @@
 namespace sion::base {
 
 template <class T>
-concept EndianWord = std::same_as<T, std::uint16_t> || std::same_as<T, std::uint32_t> ||
-                     std::same_as<T, std::uint64_t>;
+concept EndianWord = std::same_as<T, std::uint16_t> || std::same_as<T, std::uint32_t> || std::same_as<T, std::uint64_t>;
 
 // The word with its bytes in reverse order (C++23's std::byteswap).
 template <EndianWord T>

@@ -34,7 +34,8 @@ class Executor {
   // have run. The calling thread takes part.
   template <class Task>
   void run(unsigned count, const Task& task) {
-    run_erased(count, [](const void* context, unsigned i) { (*static_cast<const Task*>(context))(i); }, &task);
+    run_erased(
+        count, [](const void* context, unsigned i) { (*static_cast<const Task*>(context))(i); }, &task);
   }
 
  private:

@@ -51,8 +51,8 @@ std::string json_item_path(std::string_view path, std::size_t index);
 
 // How a hex string must be written.
 struct HexRule {
-  std::size_t size = 0;       // bytes it must decode to; 0: any
-  bool lower_case = true;     // only 0-9 a-f (the one form Sion writes)
+  std::size_t size = 0;    // bytes it must decode to; 0: any
+  bool lower_case = true;  // only 0-9 a-f (the one form Sion writes)
   bool allow_empty = false;
 };
 
@@ -125,8 +125,7 @@ class JsonObject {
   Status finish() const;
 
   // field(key) read as one type.
-  Result<std::uint64_t> u64(std::string_view key,
-                            std::uint64_t max = std::numeric_limits<std::uint64_t>::max());
+  Result<std::uint64_t> u64(std::string_view key, std::uint64_t max = std::numeric_limits<std::uint64_t>::max());
   Result<std::int64_t> i64(std::string_view key, std::int64_t min = std::numeric_limits<std::int64_t>::min(),
                            std::int64_t max = std::numeric_limits<std::int64_t>::max());
   Result<bool> boolean(std::string_view key);

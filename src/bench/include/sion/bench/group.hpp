@@ -34,8 +34,8 @@ using RowSink = std::function<void(const Row&)>;
 inline constexpr std::string_view kDefaultNode = "http://127.0.0.1:8730";
 
 struct RunOptions {
-  bool quick = false;  // smaller sizes and shorter sampling
-  bool devnet = true;  // false: skip the end-to-end devnet measurement
+  bool quick = false;              // smaller sizes and shorter sampling
+  bool devnet = true;              // false: skip the end-to-end devnet measurement
   std::string node{kDefaultNode};  // the node's API
 };
 
@@ -90,7 +90,7 @@ base::Result<std::vector<const Group*>> select_groups(std::optional<std::string_
 // Runs the groups in order, handing each row to on_row as soon as it is
 // measured, and returns every row. Stops at the first group that fails; its
 // error names the group.
-base::Result<std::vector<Row>> run_groups(std::span<const Group* const> groups,
-                                          const RunOptions& options, const RowSink& on_row);
+base::Result<std::vector<Row>> run_groups(std::span<const Group* const> groups, const RunOptions& options,
+                                          const RowSink& on_row);
 
 }  // namespace sion::bench

@@ -24,7 +24,7 @@ struct MachineInfo {
   std::string compiler;
   std::string build_type;
   std::string commit;
-  std::string date;                // UTC, ISO 8601, e.g. 2026-10-28T09:14:03Z
+  std::string date;  // UTC, ISO 8601, e.g. 2026-10-28T09:14:03Z
 };
 
 // This machine and this build, dated now.

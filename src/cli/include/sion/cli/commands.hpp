@@ -50,8 +50,7 @@ struct ConformanceTotals {
 // totals as the last line, `N passed, M failed`. A file that cannot be run
 // is reported on `err` as `sion: error: FILE: why`, and the other files
 // still run.
-ConformanceTotals run_conformance(const ConformanceOptions& options, std::FILE* out,
-                                  std::FILE* err);
+ConformanceTotals run_conformance(const ConformanceOptions& options, std::FILE* out, std::FILE* err);
 
 struct GenesisOptions {
   std::size_t accounts = 0;

@@ -112,8 +112,8 @@ constexpr std::string_view type_name() {
 }
 
 template <class T>
-  requires std::same_as<T, std::uint8_t> || std::same_as<T, std::uint16_t> ||
-           std::same_as<T, std::uint32_t> || std::same_as<T, std::uint64_t>
+requires std::same_as<T, std::uint8_t> || std::same_as<T, std::uint16_t> || std::same_as<T, std::uint32_t> ||
+    std::same_as<T, std::uint64_t>
 struct Codec<T> {
   static void encode(Writer& w, T v) {
     if constexpr (sizeof(T) == 1) w.u8(v);
@@ -148,8 +148,7 @@ struct Codec<std::array<std::uint8_t, N>> {
 };
 
 template <Encodable T, std::size_t N>
-  requires(!std::same_as<T, std::uint8_t>)
-struct Codec<std::array<T, N>> {
+requires(!std::same_as<T, std::uint8_t>) struct Codec<std::array<T, N>> {
   static void encode(Writer& w, const std::array<T, N>& v) {
     for (const T& item : v) Codec<T>::encode(w, item);
   }
@@ -273,10 +272,10 @@ struct Codec<std::variant<Ts...>> {
 // between two assigned ones (a gap in the numbering) is refused like one
 // above the largest (docs/codec.md).
 template <class E>
-  requires std::is_enum_v<E> && requires(E e) {
-    { codec_enum_values(e).size() } -> std::convertible_to<std::size_t>;
-    { codec_enum_values(e)[0] } -> std::convertible_to<E>;
-  }
+requires std::is_enum_v<E> && requires(E e) {
+  { codec_enum_values(e).size() } -> std::convertible_to<std::size_t>;
+  { codec_enum_values(e)[0] } -> std::convertible_to<E>;
+}
 struct Codec<E> {
   using Underlying = std::underlying_type_t<E>;
   static_assert(std::is_unsigned_v<Underlying>, "encoded enums have unsigned underlying types");
@@ -314,7 +313,7 @@ constexpr std::size_t fields_min_size() {
 }
 
 template <class S>
-  requires requires { S::codec_fields(); }
+requires requires { S::codec_fields(); }
 struct Codec<S> {
   static constexpr std::size_t min_size = fields_min_size<S>();
 
@@ -323,11 +322,7 @@ struct Codec<S> {
                S::codec_fields());
   }
   static void decode(Reader& r, S& v) {
-    std::apply(
-        [&](const auto&... f) {
-          ((r.ok() ? decode_field(r, v, f) : void()), ...);
-        },
-        S::codec_fields());
+    std::apply([&](const auto&... f) { ((r.ok() ? decode_field(r, v, f) : void()), ...); }, S::codec_fields());
   }
   static bool valid(const S& v) {
     return std::apply([&](const auto&... f) { return (Codec<member_t<decltype(f)>>::valid(v.*(f.member)) && ...); },
@@ -337,7 +332,6 @@ struct Codec<S> {
  private:
   template <class F>
   using member_t = std::remove_cvref_t<decltype(std::declval<const S&>().*(std::declval<F>().member))>;
-
 
   template <class F>
   static void decode_field(Reader& r, S& v, const F& f) {
@@ -411,9 +405,8 @@ bool valid(const T& value) {
 template <Encodable T>
 base::Result<base::Bytes> encode_checked(const T& value) {
   if (!Codec<T>::valid(value)) {
-    return base::fail(base::Errc::length_over_max,
-                      std::string(type_name<T>().empty() ? "value" : type_name<T>()) +
-                          ": a length or count exceeds its field's maximum");
+    return base::fail(base::Errc::length_over_max, std::string(type_name<T>().empty() ? "value" : type_name<T>()) +
+                                                       ": a length or count exceeds its field's maximum");
   }
   return encode(value);
 }

@@ -20,8 +20,7 @@ namespace sion::codec {
 class Reader {
  public:
   // `root` names the value being decoded in error messages, e.g. "Transfer".
-  explicit Reader(base::ByteView input, std::string_view root = {}) noexcept
-      : input_(input), root_(root) {}
+  explicit Reader(base::ByteView input, std::string_view root = {}) noexcept : input_(input), root_(root) {}
 
   Reader(const Reader&) = delete;
   Reader& operator=(const Reader&) = delete;

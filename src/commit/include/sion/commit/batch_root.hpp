@@ -35,8 +35,7 @@ Hash batch_root(std::span<const base::ByteView> items);
 
 // `item` is item proof.leaf_index of the batch `batch` (its item count and
 // root).
-inline bool verify_batch_inclusion(base::ByteView item, const InclusionProof& proof,
-                                   const TreeHead& batch) noexcept {
+inline bool verify_batch_inclusion(base::ByteView item, const InclusionProof& proof, const TreeHead& batch) noexcept {
   return verify_inclusion(kBatchHasher, batch_leaf_hash(item), proof, batch);
 }
 

@@ -37,18 +37,18 @@ struct HashOrder {
 // The tags, one per use. Values are part of the consensus format: never
 // reuse or renumber one.
 enum class Domain : std::uint8_t {
-  log_leaf = 0x00,    // RFC 6962, Sec. 2.1: MTH({d}) = HASH(0x00 || d)
-  log_node = 0x01,    // RFC 6962, Sec. 2.1: HASH(0x01 || left || right)
-  state_leaf = 0x10,  // sparse Merkle state tree: (key, value hash)
-  state_node = 0x11,  // sparse Merkle state tree: (left, right)
-  sum_leaf = 0x20,    // Merkle sum tree: (hash, amount)
-  sum_node = 0x21,    // Merkle sum tree: (left, right, sum)
-  batch_leaf = 0x30,  // batch root: one item
-  batch_node = 0x31,  // batch root: (left, right)
-  object = 0x40,      // an object's bytes, as stored in the state tree
-  transaction = 0x41, // a transaction's id
-  account = 0x42,     // an account's id, from its key bundle's id
-  coin = 0x43,        // a coin's id, from the creating transaction and output index
+  log_leaf = 0x00,      // RFC 6962, Sec. 2.1: MTH({d}) = HASH(0x00 || d)
+  log_node = 0x01,      // RFC 6962, Sec. 2.1: HASH(0x01 || left || right)
+  state_leaf = 0x10,    // sparse Merkle state tree: (key, value hash)
+  state_node = 0x11,    // sparse Merkle state tree: (left, right)
+  sum_leaf = 0x20,      // Merkle sum tree: (hash, amount)
+  sum_node = 0x21,      // Merkle sum tree: (left, right, sum)
+  batch_leaf = 0x30,    // batch root: one item
+  batch_node = 0x31,    // batch root: (left, right)
+  object = 0x40,        // an object's bytes, as stored in the state tree
+  transaction = 0x41,   // a transaction's id
+  account = 0x42,       // an account's id, from its key bundle's id
+  coin = 0x43,          // a coin's id, from the creating transaction and output index
   receipt_leaf = 0x50,  // receipts root: one receipt's encoding
   receipt_node = 0x51,  // receipts root: (left, right)
   da_share = 0x60,      // data availability: one 512-byte share (a line tree's leaf)
@@ -70,7 +70,6 @@ Hash hash_node(Domain domain, const Hash& left, const Hash& right) noexcept;
 
 // out[i] = hash_node(domain, left[i], right[i]) for i < count, in Keccak
 // lanes (crypto::sha3_256_many). out may alias neither input.
-void hash_nodes(Domain domain, const Hash* left, const Hash* right, Hash* out,
-                std::size_t count) noexcept;
+void hash_nodes(Domain domain, const Hash* left, const Hash* right, Hash* out, std::size_t count) noexcept;
 
 }  // namespace sion::commit

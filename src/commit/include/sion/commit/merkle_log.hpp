@@ -87,8 +87,7 @@ class MerkleLog {
   TreeHead head() const { return {size(), root()}; }
   base::Result<InclusionProof> inclusion_proof(std::uint64_t leaf_index, std::uint64_t tree_size) const;
   // 0 < first_size <= second_size <= size().
-  base::Result<ConsistencyProof> consistency_proof(std::uint64_t first_size,
-                                                   std::uint64_t second_size) const;
+  base::Result<ConsistencyProof> consistency_proof(std::uint64_t first_size, std::uint64_t second_size) const;
 
  private:
   // MTH(D[lo:hi]) for a range the RFC's recursion visits, hi <= size().

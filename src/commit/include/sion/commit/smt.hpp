@@ -82,7 +82,7 @@ struct ChildRef {
 };
 
 struct InternalNode {
-  std::optional<ChildRef> left;   // none: an empty subtree
+  std::optional<ChildRef> left;  // none: an empty subtree
   std::optional<ChildRef> right;
   static constexpr std::string_view codec_name = "InternalNode";
   static constexpr auto codec_fields() {
@@ -146,14 +146,12 @@ class TreeScratch {
 
 // ---- The tree in memory ----------------------------------------------------------
 
-
 class SparseMerkleTree {
  public:
   SparseMerkleTree() = default;
 
   // The tree holding `entries` (keys distinct, any order) at `version`.
-  static base::Result<SparseMerkleTree> from_entries(std::span<const StateEntry> entries,
-                                                     std::uint64_t version = 1,
+  static base::Result<SparseMerkleTree> from_entries(std::span<const StateEntry> entries, std::uint64_t version = 1,
                                                      base::Executor* executor = nullptr);
 
   // Reads the whole tree of a stored root (nullopt: the empty tree) and
@@ -200,7 +198,7 @@ class SparseMerkleTree {
   struct MemNode {
     Hash hash{};
     std::uint64_t version = 0;
-    std::uint32_t left = kNone;   // leaf: index into entries_
+    std::uint32_t left = kNone;  // leaf: index into entries_
     std::uint32_t right = kNone;
     std::uint16_t depth = 0;
     bool leaf = false;
@@ -209,8 +207,8 @@ class SparseMerkleTree {
   std::optional<ChildRef> ref_of(std::uint32_t node) const;
   Node stored_form(std::uint32_t node) const;
   void list_nodes(std::uint32_t node, const Hash& path, TreeUpdate& out) const;
-  void prove_range(std::uint32_t node, unsigned depth, const Hash* begin, const Hash* end,
-                   StateMultiProof& proof, std::vector<bool>& shape, std::size_t& empty_siblings) const;
+  void prove_range(std::uint32_t node, unsigned depth, const Hash* begin, const Hash* end, StateMultiProof& proof,
+                   std::vector<bool>& shape, std::size_t& empty_siblings) const;
 
   detail::LargeVector<MemNode> nodes_;
   detail::LargeVector<StateEntry> entries_;
@@ -229,7 +227,6 @@ base::Result<Hash> state_root(std::span<const StateEntry> entries, base::Executo
                               TreeScratch* scratch = nullptr);
 
 // The proof for `key` read from stored nodes under `root`.
-base::Result<StateProof> prove_stored(const NodeReader& reader, const std::optional<ChildRef>& root,
-                                      const Hash& key);
+base::Result<StateProof> prove_stored(const NodeReader& reader, const std::optional<ChildRef>& root, const Hash& key);
 
 }  // namespace sion::commit

@@ -60,9 +60,9 @@ class PartialStateTree {
 
   struct Node {
     Hash hash{};
-    Hash key{};         // leaf
-    Hash value_hash{};  // leaf
-    std::uint32_t left = 0;   // internal; 0 is the shared empty node
+    Hash key{};              // leaf
+    Hash value_hash{};       // leaf
+    std::uint32_t left = 0;  // internal; 0 is the shared empty node
     std::uint32_t right = 0;
     Kind kind = Kind::empty;
     bool several = false;  // opaque: known to hold two or more entries

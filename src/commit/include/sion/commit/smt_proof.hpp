@@ -55,10 +55,10 @@ Hash state_leaf_hash(const Hash& key, const Hash& value_hash) noexcept;
 // (no leaf), the key's own leaf, or another key's leaf sharing the first
 // `depth` bits (the key is then absent).
 struct StateProof {
-  std::uint16_t depth = 0;              // siblings on the path, 0..256
-  codec::VarBytes<32> bitmap;           // ceil(depth / 8) bytes: bit i set when sibling i is non-empty
-  codec::List<Hash, 256> siblings;      // the non-empty siblings, root side first
-  std::optional<StateLeaf> leaf;        // the leaf where the path ends
+  std::uint16_t depth = 0;          // siblings on the path, 0..256
+  codec::VarBytes<32> bitmap;       // ceil(depth / 8) bytes: bit i set when sibling i is non-empty
+  codec::List<Hash, 256> siblings;  // the non-empty siblings, root side first
+  std::optional<StateLeaf> leaf;    // the leaf where the path ends
   static constexpr std::string_view codec_name = "StateProof";
   static constexpr auto codec_fields() {
     return std::tuple{codec::field("depth", &StateProof::depth), codec::field("bitmap", &StateProof::bitmap),
@@ -73,19 +73,18 @@ struct StateMultiProof {
   static constexpr std::size_t kMaxShapeBytes = std::size_t{1} << 24;
   static constexpr std::size_t kMaxHashes = std::size_t{1} << 22;
   static constexpr std::size_t kMaxLeaves = std::size_t{1} << 20;
-  codec::VarBytes<kMaxShapeBytes> shape;       // the walk, bit by bit (docs/state-tree.md)
-  codec::List<Hash, kMaxHashes> siblings;      // non-empty siblings in walk order
-  codec::List<StateLeaf, kMaxLeaves> leaves;   // leaves where paths end, in walk order
+  codec::VarBytes<kMaxShapeBytes> shape;      // the walk, bit by bit (docs/state-tree.md)
+  codec::List<Hash, kMaxHashes> siblings;     // non-empty siblings in walk order
+  codec::List<StateLeaf, kMaxLeaves> leaves;  // leaves where paths end, in walk order
   // 32 zero bytes per empty sibling past the free allowance: the sender pays
   // for the hashes those cost the verifier (docs/state-tree.md, "Bounds on
   // a multi-proof"). Empty for every proof of keys that are hashes.
   codec::VarBytes<kMaxShapeBytes> surcharge;
   static constexpr std::string_view codec_name = "StateMultiProof";
   static constexpr auto codec_fields() {
-    return std::tuple{codec::field("shape", &StateMultiProof::shape),
-                      codec::field("siblings", &StateMultiProof::siblings),
-                      codec::field("leaves", &StateMultiProof::leaves),
-                      codec::field("surcharge", &StateMultiProof::surcharge)};
+    return std::tuple{
+        codec::field("shape", &StateMultiProof::shape), codec::field("siblings", &StateMultiProof::siblings),
+        codec::field("leaves", &StateMultiProof::leaves), codec::field("surcharge", &StateMultiProof::surcharge)};
   }
   // Empty siblings a proof of `keys` keys may hold without surcharge: half
   // its non-empty siblings, leaves and keys, plus 256 (the longest chain one

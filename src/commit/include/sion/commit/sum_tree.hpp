@@ -51,8 +51,7 @@ struct SumProof {
   static constexpr std::string_view codec_name = "SumProof";
   static constexpr auto codec_fields() {
     return std::tuple{codec::field("leaf_index", &SumProof::leaf_index),
-                      codec::field("leaf_count", &SumProof::leaf_count),
-                      codec::field("path", &SumProof::path)};
+                      codec::field("leaf_count", &SumProof::leaf_count), codec::field("path", &SumProof::path)};
   }
   bool operator==(const SumProof&) const = default;
 };

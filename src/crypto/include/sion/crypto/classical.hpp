@@ -84,7 +84,7 @@ using Signature = base::ByteArray<kSignatureBytes>;
 // ECDSA over P-256 (secp256r1) with SHA-256 (FIPS 186-5, Sec. 6.4).
 namespace p256 {
 
-using namespace ecdsa256;  // kSecretKeyBytes ... Signature
+using namespace ecdsa256;                                 // kSecretKeyBytes ... Signature
 inline constexpr std::size_t kMaxDerSignatureBytes = 72;  // SEQUENCE of two INTEGERs
 
 // Q = d * G in compressed form. Fails with Errc::invalid_value unless

@@ -98,7 +98,7 @@ struct GroupCounts {
 };
 
 struct ConformanceReport {
-  std::string name;       // the file's display name
+  std::string name;  // the file's display name
   VectorFormat format = VectorFormat::acvp_merged;
   // The file's "algorithm": "ML-DSA", "SLH-DSA" (ACVP); "EDDSA", "ECDSA",
   // "ML-DSA-65" (Wycheproof).
@@ -109,9 +109,9 @@ struct ConformanceReport {
   std::size_t passed = 0;
   std::size_t failed = 0;
   std::size_t skipped = 0;
-  std::vector<CaseNote> failures;  // every failed case, in file order
-  std::vector<CaseNote> skips;     // every skipped case, with its reason
-  std::vector<GroupCounts> groups; // in file order
+  std::vector<CaseNote> failures;   // every failed case, in file order
+  std::vector<CaseNote> skips;      // every skipped case, with its reason
+  std::vector<GroupCounts> groups;  // in file order
   // Facts worth printing that are not failures, e.g. how many valid ECDSA
   // signatures were high-S and correctly refused by the strict verifier.
   std::vector<std::string> notes;

@@ -47,7 +47,7 @@ class KeccakSponge {
 
  private:
   KeccakState state_{};
-  std::size_t offset_ = 0;   // bytes absorbed into / squeezed from the current block
+  std::size_t offset_ = 0;  // bytes absorbed into / squeezed from the current block
   bool squeezing_ = false;
 };
 
@@ -126,8 +126,7 @@ Hash256 sha3_256(base::ByteView data) noexcept;
 // out[i] = sha3_256(inputs[i][0, len)). Tree levels hash many nodes at once;
 // this runs them in 8 (AVX-512) or 4 (AVX2) Keccak lanes where the CPU has
 // them, and one by one otherwise. Results do not depend on the path taken.
-void sha3_256_many(const std::uint8_t* const* inputs, std::size_t len, Hash256* out,
-                   std::size_t count) noexcept;
+void sha3_256_many(const std::uint8_t* const* inputs, std::size_t len, Hash256* out, std::size_t count) noexcept;
 // SHA3-256 of each input, of any lengths: out[i] = sha3_256(inputs[i]).
 // Inputs of equal length are hashed together through sha3_256_many.
 void sha3_256_each(std::span<const base::ByteView> inputs, Hash256* out);

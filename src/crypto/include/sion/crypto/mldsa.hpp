@@ -43,10 +43,10 @@ constexpr Sizes sizes(Level level) noexcept {
 // "ML-DSA-44" etc.
 const char* level_name(Level level) noexcept;
 
-inline constexpr std::size_t kSeedBytes = 32;        // xi, the key-generation seed
-inline constexpr std::size_t kRndBytes = 32;         // rnd, the signing randomness
-inline constexpr std::size_t kMuBytes = 64;          // mu, the message representative
-inline constexpr std::size_t kMaxContextBytes = 255; // ctx
+inline constexpr std::size_t kSeedBytes = 32;         // xi, the key-generation seed
+inline constexpr std::size_t kRndBytes = 32;          // rnd, the signing randomness
+inline constexpr std::size_t kMuBytes = 64;           // mu, the message representative
+inline constexpr std::size_t kMaxContextBytes = 255;  // ctx
 
 using Seed = base::ByteArray<kSeedBytes>;
 using Rnd = base::ByteArray<kRndBytes>;
@@ -93,35 +93,43 @@ KeyPair keygen(Level level, const Seed& xi);
 
 // ML-DSA.Sign (Alg. 2), hedged with the caller's fresh 32 random bytes rnd.
 // Fails if the context is longer than 255 bytes.
-base::Result<base::Bytes> sign(const SecretKey& sk, base::ByteView message,
-                               base::ByteView context, const Rnd& rnd);
+base::Result<base::Bytes> sign(const SecretKey& sk, base::ByteView message, base::ByteView context, const Rnd& rnd);
 
 // ML-DSA.Sign (Alg. 2), deterministic variant: rnd = 0^32, for signers
 // without a source of fresh randomness.
-base::Result<base::Bytes> sign_deterministic(const SecretKey& sk, base::ByteView message,
-                                             base::ByteView context);
+base::Result<base::Bytes> sign_deterministic(const SecretKey& sk, base::ByteView message, base::ByteView context);
 
 // ML-DSA.Verify (Alg. 3). False for a context longer than 255 bytes, a
 // public key or signature of the wrong length for `level`, a malformed
 // signature or one that does not verify.
-bool verify(Level level, base::ByteView public_key, base::ByteView message,
-            base::ByteView context, base::ByteView signature);
+bool verify(Level level, base::ByteView public_key, base::ByteView message, base::ByteView context,
+            base::ByteView signature);
 
 // The pre-hash functions HashML-DSA accepts (FIPS 204, Sec. 5.4). SHAKE128
 // and SHAKE256 give 256 and 512 bits.
 enum class PreHash : std::uint8_t {
-  sha2_224, sha2_256, sha2_384, sha2_512, sha2_512_224, sha2_512_256,
-  sha3_224, sha3_256, sha3_384, sha3_512, shake128, shake256,
+  sha2_224,
+  sha2_256,
+  sha2_384,
+  sha2_512,
+  sha2_512_224,
+  sha2_512_256,
+  sha3_224,
+  sha3_256,
+  sha3_384,
+  sha3_512,
+  shake128,
+  shake256,
 };
 
 // HashML-DSA.Sign (Alg. 4) with rnd as in sign(); pass Rnd{} for the
 // deterministic variant. Fails for a context longer than 255 bytes.
-base::Result<base::Bytes> hash_sign(const SecretKey& sk, base::ByteView message,
-                                    base::ByteView context, PreHash hash, const Rnd& rnd);
+base::Result<base::Bytes> hash_sign(const SecretKey& sk, base::ByteView message, base::ByteView context, PreHash hash,
+                                    const Rnd& rnd);
 
 // HashML-DSA.Verify (Alg. 5); false in the same cases as verify().
-bool hash_verify(Level level, base::ByteView public_key, base::ByteView message,
-                 base::ByteView context, PreHash hash, base::ByteView signature);
+bool hash_verify(Level level, base::ByteView public_key, base::ByteView message, base::ByteView context, PreHash hash,
+                 base::ByteView signature);
 
 // Every signing function also fails, with Errc::invalid_value, if the
 // rejection loop exhausts its 2^16 / l attempts (FIPS 204 Appendix C allows
@@ -131,19 +139,16 @@ bool hash_verify(Level level, base::ByteView public_key, base::ByteView message,
 // ML-DSA.Sign_internal (Alg. 7) on an already formatted message M'. For
 // protocols and test harnesses that build M' themselves; applications use
 // sign() or hash_sign(), which add the domain separation of Alg. 2 and 4.
-base::Result<base::Bytes> sign_internal(const SecretKey& sk, base::ByteView message_prime,
-                                        const Rnd& rnd);
+base::Result<base::Bytes> sign_internal(const SecretKey& sk, base::ByteView message_prime, const Rnd& rnd);
 
 // ML-DSA.Verify_internal (Alg. 8) on M'.
-bool verify_internal(Level level, base::ByteView public_key, base::ByteView message_prime,
-                     base::ByteView signature);
+bool verify_internal(Level level, base::ByteView public_key, base::ByteView message_prime, base::ByteView signature);
 
 // mu = H(H(pk, 64) || M', 64) (Alg. 7 and 8) for the pure message
 // M' = 0 || |ctx| || ctx || M of Alg. 2 and 3: lets the message be hashed
 // away from the signer. Fails for a context longer than 255 bytes or a
 // public key of the wrong length.
-base::Result<Mu> external_mu(Level level, base::ByteView public_key, base::ByteView message,
-                             base::ByteView context);
+base::Result<Mu> external_mu(Level level, base::ByteView public_key, base::ByteView message, base::ByteView context);
 
 // Alg. 7 and 8 with mu given instead of computed from M' (from
 // external_mu() or the caller's own H(tr || M')).

@@ -19,8 +19,7 @@ using Sha512State = std::array<std::uint64_t, 8>;
 
 // Initial hash values H(0) (FIPS 180-4, Sec. 5.3.3 and 5.3.5).
 inline constexpr Sha256State kSha256Initial = {
-    0x6a09e667U, 0xbb67ae85U, 0x3c6ef372U, 0xa54ff53aU,
-    0x510e527fU, 0x9b05688cU, 0x1f83d9abU, 0x5be0cd19U,
+    0x6a09e667U, 0xbb67ae85U, 0x3c6ef372U, 0xa54ff53aU, 0x510e527fU, 0x9b05688cU, 0x1f83d9abU, 0x5be0cd19U,
 };
 inline constexpr Sha512State kSha512Initial = {
     0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL,
@@ -52,9 +51,7 @@ struct Sha256Traits {
   static constexpr std::size_t kDigestBytes = 32;
   static constexpr std::size_t kLengthBytes = 8;  // padding's bit-length field (Sec. 5.1.1)
   static constexpr const Sha256State& kInitial = kSha256Initial;
-  static void compress(Sha256State& s, const std::uint8_t* d, std::size_t b) noexcept {
-    sha256_compress(s, d, b);
-  }
+  static void compress(Sha256State& s, const std::uint8_t* d, std::size_t b) noexcept { sha256_compress(s, d, b); }
 };
 
 struct Sha512Traits {
@@ -63,9 +60,7 @@ struct Sha512Traits {
   static constexpr std::size_t kDigestBytes = 64;
   static constexpr std::size_t kLengthBytes = 16;  // Sec. 5.1.2
   static constexpr const Sha512State& kInitial = kSha512Initial;
-  static void compress(Sha512State& s, const std::uint8_t* d, std::size_t b) noexcept {
-    sha512_compress(s, d, b);
-  }
+  static void compress(Sha512State& s, const std::uint8_t* d, std::size_t b) noexcept { sha512_compress(s, d, b); }
 };
 
 // An incremental SHA-2 hash. Copying a hasher saves its whole state; the
@@ -82,8 +77,7 @@ class Sha2 {
   Sha2() noexcept = default;
   // Resumes from `state`, the chaining value after `blocks` whole blocks of
   // input (for instance, computed once with the compress function).
-  Sha2(const State& state, std::uint64_t blocks) noexcept
-      : state_(state), total_bytes_(blocks * kBlockBytes) {}
+  Sha2(const State& state, std::uint64_t blocks) noexcept : state_(state), total_bytes_(blocks * kBlockBytes) {}
   ~Sha2() { wipe(); }
   Sha2(const Sha2&) = default;
   Sha2& operator=(const Sha2&) = default;

@@ -33,10 +33,9 @@ enum class Scheme : std::uint8_t {
 };
 
 inline constexpr Scheme kAllSchemes[] = {
-    Scheme::ml_dsa_44,         Scheme::ml_dsa_65,         Scheme::ml_dsa_87,
-    Scheme::slh_dsa_sha2_128s, Scheme::slh_dsa_sha2_128f, Scheme::slh_dsa_sha2_192f,
-    Scheme::slh_dsa_sha2_256s, Scheme::slh_dsa_shake_128f, Scheme::ed25519,
-    Scheme::ecdsa_p256,        Scheme::ecdsa_secp256k1,
+    Scheme::ml_dsa_44,         Scheme::ml_dsa_65,         Scheme::ml_dsa_87,         Scheme::slh_dsa_sha2_128s,
+    Scheme::slh_dsa_sha2_128f, Scheme::slh_dsa_sha2_192f, Scheme::slh_dsa_sha2_256s, Scheme::slh_dsa_shake_128f,
+    Scheme::ed25519,           Scheme::ecdsa_p256,        Scheme::ecdsa_secp256k1,
 };
 
 // For the codec: every scheme number (sion/codec/codec.hpp, enums).
@@ -106,7 +105,6 @@ class SigningKey {
 // Verifies with the scheme's pure interface and an empty context. False for
 // keys or signatures of the wrong size and anything malformed; never throws.
 // ECDSA signatures must be low-S.
-bool verify(Scheme scheme, base::ByteView public_key, base::ByteView message,
-            base::ByteView signature) noexcept;
+bool verify(Scheme scheme, base::ByteView public_key, base::ByteView message, base::ByteView signature) noexcept;
 
 }  // namespace sion::crypto

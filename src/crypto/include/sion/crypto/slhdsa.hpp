@@ -40,15 +40,15 @@ struct Params {
   std::string_view name;  // as in FIPS 205 and ACVP, e.g. "SLH-DSA-SHA2-128s"
   HashFamily family;
   unsigned security_category;
-  std::size_t n;     // security parameter: bytes per hash value
-  std::size_t h;     // total hypertree height
-  std::size_t d;     // hypertree layers
-  std::size_t hp;    // h' = h / d, height of each XMSS tree
-  std::size_t a;     // FORS tree height
-  std::size_t k;     // number of FORS trees
-  std::size_t lg_w;  // log2 of the Winternitz parameter w
-  std::size_t m;     // bytes of H_msg output
-  std::size_t len;   // WOTS+ chains: len1 + len2 (FIPS 205, Sec. 5, Alg. 1)
+  std::size_t n;          // security parameter: bytes per hash value
+  std::size_t h;          // total hypertree height
+  std::size_t d;          // hypertree layers
+  std::size_t hp;         // h' = h / d, height of each XMSS tree
+  std::size_t a;          // FORS tree height
+  std::size_t k;          // number of FORS trees
+  std::size_t lg_w;       // log2 of the Winternitz parameter w
+  std::size_t m;          // bytes of H_msg output
+  std::size_t len;        // WOTS+ chains: len1 + len2 (FIPS 205, Sec. 5, Alg. 1)
   std::size_t pk_bytes;   // 2n: PK.seed || PK.root
   std::size_t sk_bytes;   // 4n: SK.seed || SK.prf || PK.seed || PK.root
   std::size_t sig_bytes;  // (1 + k(1 + a) + h + d * len) * n
@@ -70,13 +70,12 @@ constexpr std::size_t wots_len(std::size_t n, std::size_t lg_w) {
   return len1 + len2;
 }
 
-constexpr Params make_params(ParameterSet set, std::string_view name, HashFamily family,
-                             unsigned category, std::size_t n, std::size_t h, std::size_t d,
-                             std::size_t hp, std::size_t a, std::size_t k, std::size_t lg_w,
-                             std::size_t m) {
+constexpr Params make_params(ParameterSet set, std::string_view name, HashFamily family, unsigned category,
+                             std::size_t n, std::size_t h, std::size_t d, std::size_t hp, std::size_t a, std::size_t k,
+                             std::size_t lg_w, std::size_t m) {
   const std::size_t len = wots_len(n, lg_w);
-  return Params{set, name, family, category, n, h, d, hp, a, k, lg_w, m, len,
-                2 * n, 4 * n, (1 + k * (1 + a) + h + d * len) * n};
+  return Params{set, name, family, category, n,   h,     d,     hp,
+                a,   k,    lg_w,   m,        len, 2 * n, 4 * n, (1 + k * (1 + a) + h + d * len) * n};
 }
 
 }  // namespace detail
@@ -84,21 +83,15 @@ constexpr Params make_params(ParameterSet set, std::string_view name, HashFamily
 // Indexed by ParameterSet. Arguments: set, name, hash family, security
 // category, n, h, d, h', a, k, lg_w, m (FIPS 205, Table 2).
 inline constexpr std::array<Params, 5> kParameterSets = {
-    detail::make_params(ParameterSet::sha2_128s, "SLH-DSA-SHA2-128s", HashFamily::sha2,
-                        1, 16, 63, 7, 9, 12, 14, 4, 30),
-    detail::make_params(ParameterSet::sha2_128f, "SLH-DSA-SHA2-128f", HashFamily::sha2,
-                        1, 16, 66, 22, 3, 6, 33, 4, 34),
-    detail::make_params(ParameterSet::sha2_192f, "SLH-DSA-SHA2-192f", HashFamily::sha2,
-                        3, 24, 66, 22, 3, 8, 33, 4, 42),
-    detail::make_params(ParameterSet::sha2_256s, "SLH-DSA-SHA2-256s", HashFamily::sha2,
-                        5, 32, 64, 8, 8, 14, 22, 4, 47),
-    detail::make_params(ParameterSet::shake_128f, "SLH-DSA-SHAKE-128f", HashFamily::shake,
-                        1, 16, 66, 22, 3, 6, 33, 4, 34),
+    detail::make_params(ParameterSet::sha2_128s, "SLH-DSA-SHA2-128s", HashFamily::sha2, 1, 16, 63, 7, 9, 12, 14, 4, 30),
+    detail::make_params(ParameterSet::sha2_128f, "SLH-DSA-SHA2-128f", HashFamily::sha2, 1, 16, 66, 22, 3, 6, 33, 4, 34),
+    detail::make_params(ParameterSet::sha2_192f, "SLH-DSA-SHA2-192f", HashFamily::sha2, 3, 24, 66, 22, 3, 8, 33, 4, 42),
+    detail::make_params(ParameterSet::sha2_256s, "SLH-DSA-SHA2-256s", HashFamily::sha2, 5, 32, 64, 8, 8, 14, 22, 4, 47),
+    detail::make_params(ParameterSet::shake_128f, "SLH-DSA-SHAKE-128f", HashFamily::shake, 1, 16, 66, 22, 3, 6, 33, 4,
+                        34),
 };
 
-constexpr const Params& params(ParameterSet set) noexcept {
-  return kParameterSets[static_cast<std::size_t>(set)];
-}
+constexpr const Params& params(ParameterSet set) noexcept { return kParameterSets[static_cast<std::size_t>(set)]; }
 
 // Looks a parameter set up by its FIPS 205 name ("SLH-DSA-SHA2-128s").
 std::optional<ParameterSet> parameter_set_from_name(std::string_view name) noexcept;
@@ -157,36 +150,30 @@ struct KeyPair {
 // slh_keygen_internal (FIPS 205, Alg. 18): the key pair for the given n-byte
 // seeds. With seeds fresh from an approved RBG this is slh_keygen (Alg. 21).
 // Fails unless every seed is exactly n bytes.
-base::Result<KeyPair> keygen(ParameterSet set, base::ByteView sk_seed, base::ByteView sk_prf,
-                             base::ByteView pk_seed);
+base::Result<KeyPair> keygen(ParameterSet set, base::ByteView sk_seed, base::ByteView sk_prf, base::ByteView pk_seed);
 
 // slh_sign (FIPS 205, Alg. 22), pure: signs M' = 0x00 || len(ctx) || ctx || M.
 // `addrnd` is opt_rand, n fresh random bytes (hedged signing, the FIPS 205
 // default). Fails if ctx is over 255 bytes, addrnd is not n bytes, or the
 // key is inconsistent (see SecretKey::from_bytes); the same holds for every
 // signing function below.
-base::Result<base::Bytes> sign(const SecretKey& sk, base::ByteView message,
-                               base::ByteView context, base::ByteView addrnd);
+base::Result<base::Bytes> sign(const SecretKey& sk, base::ByteView message, base::ByteView context,
+                               base::ByteView addrnd);
 
 // slh_sign with the deterministic variant: opt_rand = PK.seed (Alg. 19, line 2).
 // Fails if ctx is over 255 bytes.
-base::Result<base::Bytes> sign_deterministic(const SecretKey& sk, base::ByteView message,
-                                             base::ByteView context);
+base::Result<base::Bytes> sign_deterministic(const SecretKey& sk, base::ByteView message, base::ByteView context);
 
 // slh_verify (FIPS 205, Alg. 24), pure. False for any malformed input.
-bool verify(const PublicKey& pk, base::ByteView message, base::ByteView context,
-            base::ByteView signature) noexcept;
+bool verify(const PublicKey& pk, base::ByteView message, base::ByteView context, base::ByteView signature) noexcept;
 
 // slh_sign_internal (FIPS 205, Alg. 19) on M as given (no context, no
 // domain separator): for conformance tests and protocols that build M'
 // themselves.
-base::Result<base::Bytes> sign_internal(const SecretKey& sk, base::ByteView message,
-                                        base::ByteView addrnd);
-base::Result<base::Bytes> sign_internal_deterministic(const SecretKey& sk,
-                                                      base::ByteView message);
+base::Result<base::Bytes> sign_internal(const SecretKey& sk, base::ByteView message, base::ByteView addrnd);
+base::Result<base::Bytes> sign_internal_deterministic(const SecretKey& sk, base::ByteView message);
 
 // slh_verify_internal (FIPS 205, Alg. 20). False for any malformed input.
-bool verify_internal(const PublicKey& pk, base::ByteView message,
-                     base::ByteView signature) noexcept;
+bool verify_internal(const PublicKey& pk, base::ByteView message, base::ByteView signature) noexcept;
 
 }  // namespace sion::crypto::slhdsa

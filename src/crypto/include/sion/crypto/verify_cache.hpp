@@ -74,8 +74,7 @@ class VerifyCache {
 // VerifyCache::signature_digest(signatures) (or the same value computed
 // earlier); anything else only causes misses.
 // The cache is keyed by the bundle id, which KeyBundleRef ties to the keys.
-bool verify_bundle_cached(VerifyCache& cache, const KeyBundleRef& keys, base::ByteView message,
-                          base::ByteView context, const SignatureBundle& signatures,
-                          const Hash256& signature_digest) noexcept;
+bool verify_bundle_cached(VerifyCache& cache, const KeyBundleRef& keys, base::ByteView message, base::ByteView context,
+                          const SignatureBundle& signatures, const Hash256& signature_digest) noexcept;
 
 }  // namespace sion::crypto

@@ -20,9 +20,9 @@
 namespace sion::da {
 
 struct BadEncodingProof {
-  Axis axis = Axis::row;   // the badly encoded line's axis
-  std::uint16_t line = 0;  // and index
-  Hash line_root{};        // its committed root
+  Axis axis = Axis::row;                      // the badly encoded line's axis
+  std::uint16_t line = 0;                     // and index
+  Hash line_root{};                           // its committed root
   codec::List<Hash, kMaxRootPath> root_path;  // line_root to the data root
   // k shares of the line, positions ascending, each proven in its line of
   // the other axis: shares[i].line is the position along this line, and

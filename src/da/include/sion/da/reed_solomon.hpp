@@ -62,8 +62,7 @@ class LineDecoder {
   // order; known[p] says whether position p holds its symbols. Fills every
   // unknown position from the first k known ones. invalid_argument when
   // fewer than k positions are known.
-  base::Status decode(std::span<std::uint8_t* const> line, std::span<const std::uint8_t> known,
-                      std::size_t length);
+  base::Status decode(std::span<std::uint8_t* const> line, std::span<const std::uint8_t> known, std::size_t length);
 
  private:
   using Pattern = std::array<std::uint64_t, 4>;  // bit p: position p known (2k <= 256)

@@ -20,18 +20,20 @@ namespace sion::da {
 // its column in a bad-encoding proof against a row), and that line root
 // proven to the data root.
 struct ShareProof {
-  Axis axis = Axis::row;          // the line the share is proven in
-  std::uint16_t line = 0;         // that line's index
-  std::uint16_t position = 0;     // the share's index along it
+  Axis axis = Axis::row;       // the line the share is proven in
+  std::uint16_t line = 0;      // that line's index
+  std::uint16_t position = 0;  // the share's index along it
   base::ByteArray<kShareBytes> share{};
   codec::List<Hash, kMaxLinePath> share_path;  // to line_root, leaf side first
   Hash line_root{};
-  codec::List<Hash, kMaxRootPath> root_path;   // line_root to the data root, leaf side first
+  codec::List<Hash, kMaxRootPath> root_path;  // line_root to the data root, leaf side first
 
   static constexpr std::string_view codec_name = "ShareProof";
   static constexpr auto codec_fields() {
-    return std::tuple{codec::field("axis", &ShareProof::axis), codec::field("line", &ShareProof::line),
-                      codec::field("position", &ShareProof::position), codec::field("share", &ShareProof::share),
+    return std::tuple{codec::field("axis", &ShareProof::axis),
+                      codec::field("line", &ShareProof::line),
+                      codec::field("position", &ShareProof::position),
+                      codec::field("share", &ShareProof::share),
                       codec::field("share_path", &ShareProof::share_path),
                       codec::field("line_root", &ShareProof::line_root),
                       codec::field("root_path", &ShareProof::root_path)};
@@ -45,8 +47,8 @@ struct ShareProof {
 
 // The proof of the share at (row, col) in its line on `axis`. The square
 // must be complete and `commitment` computed from it.
-ShareProof prove_share(const ExtendedSquare& square, const SquareCommitment& commitment, Axis axis,
-                       std::uint32_t row, std::uint32_t col);
+ShareProof prove_share(const ExtendedSquare& square, const SquareCommitment& commitment, Axis axis, std::uint32_t row,
+                       std::uint32_t col);
 
 // OK when `proof` shows its share at its place under commitment.data_root;
 // otherwise invalid_value naming what failed (a coordinate outside the

@@ -31,7 +31,7 @@ base::Result<std::vector<TxPayload>> decode_pulse_data(base::ByteView data);
 
 struct PublishedPulse {
   da::ExtendedSquare square;
-  da::SquareCommitment trees;  // for serving share proofs
+  da::SquareCommitment trees;     // for serving share proofs
   da::DataCommitment commitment;  // what the Pulse header carries
 };
 

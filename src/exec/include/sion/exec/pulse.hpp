@@ -18,8 +18,8 @@
 namespace sion::exec {
 
 struct PulseOptions {
-  base::Executor* executor = nullptr;     // signature checks on it; nullptr: the calling thread
-  crypto::VerifyCache* cache = nullptr;   // skips bundles verified before (mempool)
+  base::Executor* executor = nullptr;    // signature checks on it; nullptr: the calling thread
+  crypto::VerifyCache* cache = nullptr;  // skips bundles verified before (mempool)
   // precheck_transactions() of the same transactions under the same
   // params, done earlier (a proposer checks while it builds the Pulse):
   // execution is then the state machine alone. The pre-checks do not depend
@@ -29,10 +29,10 @@ struct PulseOptions {
 };
 
 struct PulseOutcome {
-  std::vector<Receipt> receipts;            // one per transaction, in order
-  std::vector<state::ObjectWrite> writes;   // sorted by id, one per touched id
+  std::vector<Receipt> receipts;           // one per transaction, in order
+  std::vector<state::ObjectWrite> writes;  // sorted by id, one per touched id
   commit::Hash receipts_root{};
-  Amount fees = 0;                          // burned
+  Amount fees = 0;  // burned
   PulseUsage usage;
 };
 
@@ -61,10 +61,10 @@ base::Status check_encodable(std::span<const Transaction> transactions);
 // the function in the error) or, without it, precheck_transactions() kept
 // in `fresh`.
 base::Result<const std::vector<TxPrecheck>*> given_or_fresh_prechecks(std::span<const Transaction> transactions,
-                                                                     const ChainParams& params,
-                                                                     const PulseOptions& options,
-                                                                     std::string_view caller,
-                                                                     std::vector<TxPrecheck>& fresh);
+                                                                      const ChainParams& params,
+                                                                      const PulseOptions& options,
+                                                                      std::string_view caller,
+                                                                      std::vector<TxPrecheck>& fresh);
 
 // Applies the outcome's write set; returns the post-state root.
 base::Result<commit::Hash> commit_pulse(state::ObjectStore& store, const PulseOutcome& outcome);

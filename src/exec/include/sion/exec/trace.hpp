@@ -49,8 +49,7 @@ struct ChunkWitness {
   static constexpr std::string_view codec_name = "ChunkWitness";
   static constexpr auto codec_fields() {
     return std::tuple{codec::field("pre_root", &ChunkWitness::pre_root),
-                      codec::field("objects", &ChunkWitness::objects),
-                      codec::field("proof", &ChunkWitness::proof)};
+                      codec::field("objects", &ChunkWitness::objects), codec::field("proof", &ChunkWitness::proof)};
   }
   bool operator==(const ChunkWitness&) const = default;
 };
@@ -67,11 +66,10 @@ struct TracedChunk {
   commit::Hash post_root{};
   static constexpr std::string_view codec_name = "TracedChunk";
   static constexpr auto codec_fields() {
-    return std::tuple{codec::field("first_tx", &TracedChunk::first_tx),
-                      codec::field("tx_count", &TracedChunk::tx_count),
-                      codec::field("usage_before", &TracedChunk::usage_before),
-                      codec::field("witness", &TracedChunk::witness),
-                      codec::field("post_root", &TracedChunk::post_root)};
+    return std::tuple{
+        codec::field("first_tx", &TracedChunk::first_tx), codec::field("tx_count", &TracedChunk::tx_count),
+        codec::field("usage_before", &TracedChunk::usage_before), codec::field("witness", &TracedChunk::witness),
+        codec::field("post_root", &TracedChunk::post_root)};
   }
   bool operator==(const TracedChunk&) const = default;
 };

@@ -31,11 +31,22 @@ namespace sion::exec {
 // The ledger's vocabulary under the names exec's interface and its callers
 // use: exec speaks of transactions built from these.
 using ledger::Account;
+using ledger::account_from;
+using ledger::account_id;
+using ledger::account_id_from_keys_id;
 using ledger::Amount;
 using ledger::ChainParams;
 using ledger::Coin;
+using ledger::coin_from;
+using ledger::coin_id;
+using ledger::coin_ids;
 using ledger::FeeSchedule;
 using ledger::Id;
+using ledger::is_rejection;
+using ledger::kMaxTransferInputs;
+using ledger::kMaxTransferOutputs;
+using ledger::kReceiptHasher;
+using ledger::kTxSignatureContext;
 using ledger::MemoryState;
 using ledger::ObjectType;
 using ledger::Output;
@@ -43,25 +54,14 @@ using ledger::Overlay;
 using ledger::PulseLimits;
 using ledger::PulseUsage;
 using ledger::Receipt;
-using ledger::StateView;
-using ledger::StoreView;
-using ledger::Transfer;
-using ledger::TxStatus;
-using ledger::account_from;
-using ledger::account_id;
-using ledger::account_id_from_keys_id;
-using ledger::coin_from;
-using ledger::coin_id;
-using ledger::coin_ids;
-using ledger::is_rejection;
-using ledger::kMaxTransferInputs;
-using ledger::kMaxTransferOutputs;
-using ledger::kReceiptHasher;
-using ledger::kTxSignatureContext;
 using ledger::receipts_root;
 using ledger::required_fee;
+using ledger::StateView;
 using ledger::status_name;
+using ledger::StoreView;
 using ledger::to_object;
+using ledger::Transfer;
+using ledger::TxStatus;
 
 // The kind-specific part: one alternative per kind, each a ledger::TxKind.
 // Later kinds are appended, never inserted.

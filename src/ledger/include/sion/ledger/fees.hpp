@@ -33,8 +33,7 @@ struct PulseUsage {
   static constexpr std::string_view codec_name = "PulseUsage";
   static constexpr auto codec_fields() {
     return std::tuple{codec::field("transactions", &PulseUsage::transactions),
-                      codec::field("bytes", &PulseUsage::bytes),
-                      codec::field("auth_bytes", &PulseUsage::auth_bytes),
+                      codec::field("bytes", &PulseUsage::bytes), codec::field("auth_bytes", &PulseUsage::auth_bytes),
                       codec::field("verify_units", &PulseUsage::verify_units)};
   }
   bool operator==(const PulseUsage&) const = default;

@@ -28,9 +28,9 @@ struct FeeSchedule {
 // a transaction's size and cost, so it is bounded on its own
 // (docs/ledger.md, "Fees and budgets").
 struct PulseLimits {
-  std::uint64_t max_verify_units = 4'000'000;   // about 1,300 dual transfers
-  std::uint64_t max_auth_bytes = 24u << 20;     // key bundles and signature bundles
-  std::uint64_t max_bytes = 32u << 20;          // whole transaction encodings
+  std::uint64_t max_verify_units = 4'000'000;  // about 1,300 dual transfers
+  std::uint64_t max_auth_bytes = 24u << 20;    // key bundles and signature bundles
+  std::uint64_t max_bytes = 32u << 20;         // whole transaction encodings
   std::uint32_t max_transactions = 20'000;
   static constexpr std::string_view codec_name = "PulseLimits";
   static constexpr auto codec_fields() {

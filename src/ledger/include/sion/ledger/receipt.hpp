@@ -22,26 +22,36 @@ namespace sion::ledger {
 enum class TxStatus : std::uint8_t {
   success = 0,
   // rejected
-  wrong_chain = 1,       // chain_id is not this chain's
-  wrong_keys = 2,        // keys malformed, not the account's keys_id, or (new account) not hashing to sender
-  budget_exceeded = 3,   // would take the Pulse past one of its limits
-  bad_signature = 4,     // the signature bundle does not verify under the keys
-  wrong_nonce = 5,       // nonce differs from the account's
-  fee_too_low = 6,       // fee below required_fee()
-  fee_unpayable = 7,     // no fee coin, not the sender's, or holding less than the fee
+  wrong_chain = 1,      // chain_id is not this chain's
+  wrong_keys = 2,       // keys malformed, not the account's keys_id, or (new account) not hashing to sender
+  budget_exceeded = 3,  // would take the Pulse past one of its limits
+  bad_signature = 4,    // the signature bundle does not verify under the keys
+  wrong_nonce = 5,      // nonce differs from the account's
+  fee_too_low = 6,      // fee below required_fee()
+  fee_unpayable = 7,    // no fee coin, not the sender's, or holding less than the fee
   // failed
-  unknown_coin = 64,         // an input does not exist (never created, or already spent)
-  not_owner = 65,            // an input belongs to another account
-  duplicate_input = 66,      // the same coin listed twice
-  zero_amount = 67,          // an output of amount 0
-  insufficient_funds = 68,   // inputs hold less than outputs plus the fee
-  amount_overflow = 69,      // a sum passes 2^64 - 1
+  unknown_coin = 64,        // an input does not exist (never created, or already spent)
+  not_owner = 65,           // an input belongs to another account
+  duplicate_input = 66,     // the same coin listed twice
+  zero_amount = 67,         // an output of amount 0
+  insufficient_funds = 68,  // inputs hold less than outputs plus the fee
+  amount_overflow = 69,     // a sum passes 2^64 - 1
 };
 constexpr std::array<TxStatus, 14> codec_enum_values(TxStatus) {
-  return {TxStatus::success,          TxStatus::wrong_chain,     TxStatus::wrong_keys,      TxStatus::budget_exceeded,
-          TxStatus::bad_signature,    TxStatus::wrong_nonce,     TxStatus::fee_too_low,     TxStatus::fee_unpayable,
-          TxStatus::unknown_coin,     TxStatus::not_owner,       TxStatus::duplicate_input, TxStatus::zero_amount,
-          TxStatus::insufficient_funds, TxStatus::amount_overflow};
+  return {TxStatus::success,
+          TxStatus::wrong_chain,
+          TxStatus::wrong_keys,
+          TxStatus::budget_exceeded,
+          TxStatus::bad_signature,
+          TxStatus::wrong_nonce,
+          TxStatus::fee_too_low,
+          TxStatus::fee_unpayable,
+          TxStatus::unknown_coin,
+          TxStatus::not_owner,
+          TxStatus::duplicate_input,
+          TxStatus::zero_amount,
+          TxStatus::insufficient_funds,
+          TxStatus::amount_overflow};
 }
 std::string_view status_name(TxStatus status) noexcept;
 constexpr bool is_rejection(TxStatus status) noexcept {

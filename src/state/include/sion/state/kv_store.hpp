@@ -60,8 +60,7 @@ class KvStore {
  public:
   // Opens (or creates) the store in `directory`. Errors are io_error (the
   // folder, a lock held by another process) or corrupt_store.
-  static base::Result<std::unique_ptr<KvStore>> open(const std::string& directory,
-                                                     const KvOptions& options = {});
+  static base::Result<std::unique_ptr<KvStore>> open(const std::string& directory, const KvOptions& options = {});
   ~KvStore();
   KvStore(const KvStore&) = delete;
   KvStore& operator=(const KvStore&) = delete;
@@ -75,8 +74,7 @@ class KvStore {
   base::Status scan_prefix(Column column, base::ByteView prefix, const Visitor& visit) const;
   // Visits keys in [first, last) in ascending byte order until `visit`
   // returns false.
-  base::Status scan_range(Column column, base::ByteView first, base::ByteView last,
-                          const Visitor& visit) const;
+  base::Status scan_range(Column column, base::ByteView first, base::ByteView last, const Visitor& visit) const;
 
   const std::string& directory() const noexcept { return directory_; }
 

@@ -64,7 +64,7 @@ struct ObjectStoreOptions {
   // Versions kept readable (roots and proofs): the latest and the
   // retain_versions - 1 before it. At least 1.
   std::uint64_t retain_versions = 64;
-  bool sync_writes = true;  // fsync each version's batch
+  bool sync_writes = true;             // fsync each version's batch
   base::Executor* executor = nullptr;  // tree hashing; nullptr: the calling thread. Must outlive the store
 };
 
@@ -87,10 +87,10 @@ class ObjectStore {
   ObjectStore(const ObjectStore&) = delete;
   ObjectStore& operator=(const ObjectStore&) = delete;
 
-  std::uint64_t version() const noexcept;  // the latest committed version
-  commit::Hash root() const noexcept;      // its state root
+  std::uint64_t version() const noexcept;         // the latest committed version
+  commit::Hash root() const noexcept;             // its state root
   std::uint64_t oldest_version() const noexcept;  // the oldest still readable
-  std::size_t size() const noexcept;       // objects held
+  std::size_t size() const noexcept;              // objects held
 
   // The latest version of an object; nullopt if absent. Bytes on disk that
   // do not decode, or do not hash to what the tree holds, are corrupt_store.

@@ -13,8 +13,8 @@ class TempDir {
  public:
   TempDir() {
     std::random_device entropy;
-    path_ = std::filesystem::temp_directory_path() /
-            ("sion-test-" + std::to_string(entropy()) + std::to_string(entropy()));
+    path_ =
+        std::filesystem::temp_directory_path() / ("sion-test-" + std::to_string(entropy()) + std::to_string(entropy()));
     std::filesystem::create_directories(path_);
   }
   ~TempDir() {

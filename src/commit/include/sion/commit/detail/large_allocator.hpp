@@ -26,7 +26,7 @@ struct LargeAllocator {
   T* allocate(std::size_t n) {
     const std::size_t bytes = n * sizeof(T);
     if (bytes < kHugePage) return std::allocator<T>{}.allocate(n);
-    void* block = ::operator new(bytes, std::align_val_t{kHugePage});
+    void* block = ::operator new (bytes, std::align_val_t{kHugePage});
     // Advice only: without huge pages the memory works the same.
     (void)::madvise(block, bytes, MADV_HUGEPAGE);
     return static_cast<T*>(block);
@@ -36,7 +36,7 @@ struct LargeAllocator {
     if (n * sizeof(T) < kHugePage) {
       std::allocator<T>{}.deallocate(block, n);
     } else {
-      ::operator delete(block, std::align_val_t{kHugePage});
+      ::operator delete (block, std::align_val_t{kHugePage});
     }
   }
 

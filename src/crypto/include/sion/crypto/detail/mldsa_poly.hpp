@@ -56,9 +56,7 @@ constexpr std::int32_t caddq(std::int32_t a) noexcept { return a + ((a >> 31) & 
 constexpr std::int32_t freeze(std::int32_t a) noexcept { return caddq(reduce32(a)); }
 
 // a mod± q, in [-(q-1)/2, (q-1)/2], for a in [0, q).
-constexpr std::int32_t center(std::int32_t a) noexcept {
-  return a - (((((kQ - 1) / 2) - a) >> 31) & kQ);
-}
+constexpr std::int32_t center(std::int32_t a) noexcept { return a - (((((kQ - 1) / 2) - a) >> 31) & kQ); }
 
 // |a| for a in (-2^31, 2^31), without a branch.
 constexpr std::int32_t abs_ct(std::int32_t a) noexcept {
@@ -104,8 +102,7 @@ inline constexpr std::array<std::int32_t, kN> kZetas = [] {
 // kInvNttFactor, the differences by kInvNttFactorZeta = that factor times
 // -zetas[1] (the last layer's twiddle), so each coefficient gets one
 // Montgomery product there instead of two.
-inline constexpr std::int32_t kInvNttFactor =
-    to_montgomery(pow_mod(256, kQ - 2) * ((std::int64_t{1} << 32) % kQ) % kQ);
+inline constexpr std::int32_t kInvNttFactor = to_montgomery(pow_mod(256, kQ - 2) * ((std::int64_t{1} << 32) % kQ) % kQ);
 inline constexpr std::int32_t kInvNttFactorZeta = [] {
   // kInvNttFactor * -zetas[1] * 2^-32 mod q, centred.
   const std::int64_t r_inv = pow_mod((std::int64_t{1} << 32) % kQ, kQ - 2);
@@ -162,8 +159,8 @@ std::int32_t poly_add_check_norm(Poly& z, const Poly& y, std::int32_t bound) noe
 // ||LowBits(r)|| >= gamma2 - beta or ||ct0'|| >= gamma2, else 0.
 // Inputs w in [0, q), |cs2| < q, |ct0| < q.
 template <std::int32_t kGamma2>
-std::int32_t poly_make_hints(Poly& h, const Poly& w, const Poly& cs2, const Poly& ct0,
-                             std::int32_t beta, std::int32_t& count) noexcept;
+std::int32_t poly_make_hints(Poly& h, const Poly& w, const Poly& cs2, const Poly& ct0, std::int32_t beta,
+                             std::int32_t& count) noexcept;
 
 // Verification (Alg. 8, line 10): w1 <- UseHint(h, freeze(w)) (Alg. 40).
 // Input |w| < q, h in {0, 1}.
@@ -174,8 +171,7 @@ void poly_use_hints(Poly& w1, const Poly& w, const Poly& h) noexcept;
 // candidates (CoeffFromThreeBytes, Alg. 14) of buf[0, len) that are below q,
 // in order, and returns how many it wrote. len is a multiple of 3. Public
 // data only: the SIMD versions index a table by the accept mask.
-std::size_t rej_uniform(std::int32_t* out, std::size_t need, const std::uint8_t* buf,
-                        std::size_t len) noexcept;
+std::size_t rej_uniform(std::int32_t* out, std::size_t need, const std::uint8_t* buf, std::size_t len) noexcept;
 
 // BitUnpack(., gamma1 - 1, gamma1) (Alg. 19) for gamma1 = 2^kLog: 256
 // coefficients of kLog + 1 bits from in[0, 32 (kLog + 1)), each
@@ -199,13 +195,11 @@ struct Kernels {
   void (*ntt)(Poly& a) noexcept;
   void (*invntt)(Poly& a) noexcept;
   void (*pointwise_montgomery)(Poly& out, const Poly& a, const Poly& b) noexcept;
-  void (*pointwise_acc_montgomery)(Poly& out, const Poly* a, const Poly* b,
-                                   std::size_t n) noexcept;
+  void (*pointwise_acc_montgomery)(Poly& out, const Poly* a, const Poly* b, std::size_t n) noexcept;
   void (*poly_reduce)(Poly& a) noexcept;
   void (*poly_freeze)(Poly& a) noexcept;
   std::int32_t (*poly_add_check_norm)(Poly& z, const Poly& y, std::int32_t bound) noexcept;
-  std::size_t (*rej_uniform)(std::int32_t* out, std::size_t need, const std::uint8_t* buf,
-                             std::size_t len) noexcept;
+  std::size_t (*rej_uniform)(std::int32_t* out, std::size_t need, const std::uint8_t* buf, std::size_t len) noexcept;
   void (*unpack_gamma1_17)(Poly& z, const std::uint8_t* in) noexcept;
   void (*unpack_gamma1_19)(Poly& z, const std::uint8_t* in) noexcept;
 
@@ -217,8 +211,8 @@ struct Kernels {
   // The rounding steps for one gamma2.
   struct Rounding {
     void (*highbits)(Poly& w1, Poly& w) noexcept;
-    std::int32_t (*make_hints)(Poly& h, const Poly& w, const Poly& cs2, const Poly& ct0,
-                               std::int32_t beta, std::int32_t& count) noexcept;
+    std::int32_t (*make_hints)(Poly& h, const Poly& w, const Poly& cs2, const Poly& ct0, std::int32_t beta,
+                               std::int32_t& count) noexcept;
     void (*use_hints)(Poly& w1, const Poly& w, const Poly& h) noexcept;
   };
   Rounding gamma2_88;  // gamma2 = (q - 1) / 88 (ML-DSA-44)
@@ -270,9 +264,8 @@ constexpr Split decompose(std::int32_t r) noexcept {
   constexpr std::int32_t m = 2 * kGamma2;
   constexpr std::int32_t top = (kQ - 1) / m;
   constexpr std::uint64_t recip = ((std::uint64_t{1} << 48) + m - 1) / m;
-  std::int32_t high =
-      static_cast<std::int32_t>((static_cast<std::uint64_t>(r) * recip) >> 48);  // floor(r / m)
-  std::int32_t low = r - high * m;                                              // in [0, m)
+  std::int32_t high = static_cast<std::int32_t>((static_cast<std::uint64_t>(r) * recip) >> 48);  // floor(r / m)
+  std::int32_t low = r - high * m;                                                               // in [0, m)
   const std::int32_t over = (kGamma2 - low) >> 31;  // -1 if low > gamma2: centre it
   low -= over & m;
   high -= over;

@@ -58,13 +58,13 @@ struct SlhSha256Chain2 {
 struct SlhSha256Chains {
   const std::uint32_t* seed;
   const std::uint32_t* adrs;
-  const std::uint32_t* prf_adrs;  // 6 rows, or null
-  const std::uint32_t* sk_seed;   // `words` words (not interleaved), with prf_adrs
-  std::uint32_t* x;               // `words` rows, in (unless prf_adrs) and out
-  const std::uint32_t* start;     // 1 row
-  const std::uint32_t* steps;     // 1 row
-  unsigned max_steps;             // at least every steps[l]
-  unsigned words;                 // n / 4: 4, 6 or 8
+  const std::uint32_t* prf_adrs;    // 6 rows, or null
+  const std::uint32_t* sk_seed;     // `words` words (not interleaved), with prf_adrs
+  std::uint32_t* x;                 // `words` rows, in (unless prf_adrs) and out
+  const std::uint32_t* start;       // 1 row
+  const std::uint32_t* steps;       // 1 row
+  unsigned max_steps;               // at least every steps[l]
+  unsigned words;                   // n / 4: 4, 6 or 8
   const std::uint32_t* capture_at;  // 1 row, or null
   std::uint32_t* capture;           // `words` rows, with capture_at
   const SlhSha256Chain2* second = nullptr;
