@@ -33,7 +33,9 @@ struct ProofCase {
   FuzzClaim claim;
   codec::VarBytes<16384> proof;  // an encoded StateProof
   codec::List<FuzzClaim, 64> claims;
-  codec::VarBytes<65536> multiproof;  // an encoded StateMultiProof
+  // An encoded StateMultiProof: up to 1 MiB, since keys that share long
+  // prefixes pay a surcharge for their empty siblings (docs/state-tree.md).
+  codec::VarBytes<(1u << 20)> multiproof;
   static constexpr std::string_view codec_name = "ProofCase";
   static constexpr auto codec_fields() {
     return std::tuple{codec::field("root", &ProofCase::root), codec::field("claim", &ProofCase::claim),
