@@ -1,11 +1,11 @@
 #include "sion/exec/precheck_batch.hpp"
 
-#include <algorithm>
+#include <array>
 #include <cstring>
-#include <string_view>
+#include <vector>
 
 #include "sion/commit/hash.hpp"
-#include "sion/crypto/keccak.hpp"
+#include "sion/crypto/bundle.hpp"
 #include "sion/exec/transaction.hpp"
 
 namespace sion::exec {
