@@ -92,9 +92,10 @@ namespace {
 // The tree changes of `writes`, given the encodings of their objects (one
 // per write that holds an object, in order), hashed in Keccak lanes.
 std::vector<commit::StateChange> changes_from(std::span<const ObjectWrite> writes,
-                                              std::span<const base::ByteView> encodings) {
+                                              std::span<const base::ByteView> encodings,
+                                              base::Executor* executor = nullptr) {
   std::vector<commit::Hash> hashes(encodings.size());
-  commit::tagged_hashes(commit::Domain::object, encodings, hashes.data());
+  commit::tagged_hashes(commit::Domain::object, encodings, hashes.data(), executor);
   std::vector<commit::StateChange> changes;
   changes.reserve(writes.size());
   std::size_t next = 0;
@@ -259,7 +260,7 @@ base::Result<std::uint64_t> ObjectStore::apply(std::span<const ObjectWrite> writ
     encodings.push_back(std::move(bytes).value());
   }
   const std::vector<base::ByteView> views(encodings.begin(), encodings.end());
-  const std::vector<commit::StateChange> changes = changes_from(writes, views);
+  const std::vector<commit::StateChange> changes = changes_from(writes, views, impl_->options.executor);
 
   commit::UpdateOptions update_options;
   update_options.executor = impl_->options.executor;

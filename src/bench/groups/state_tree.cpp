@@ -75,7 +75,7 @@ struct RootBuffers {
 base::Result<Hash> root_from_encodings(const EncodedObjects& objects, base::Executor* executor, RootBuffers& buffers) {
   const std::size_t count = objects.views.size();
   buffers.hashes.resize(count);
-  commit::tagged_hashes(commit::Domain::object, objects.views, buffers.hashes.data());
+  commit::tagged_hashes(commit::Domain::object, objects.views, buffers.hashes.data(), executor);
   buffers.entries.resize(count);
   for (std::size_t i = 0; i < count; ++i) buffers.entries[i] = {objects.ids[i], buffers.hashes[i]};
   return commit::state_root(buffers.entries, executor, &buffers.scratch);

@@ -4,6 +4,7 @@
 #include <openssl/evp.h>
 
 #include <functional>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -56,6 +57,26 @@ TEST(CommitHash, TaggedHashesMatchOneByOne) {
   tagged_hashes(Domain::receipt_leaf, inputs, out.data());
   for (std::size_t i = 0; i < inputs.size(); ++i) EXPECT_EQ(out[i], tagged_hash(Domain::receipt_leaf, inputs[i])) << i;
   tagged_hashes(Domain::receipt_leaf, {}, nullptr);  // nothing to hash
+}
+
+TEST(CommitHash, TaggedHashesAcrossChunksAndThreads) {
+  // More inputs than one pass takes (256), split over an executor in
+  // several slices: every result must still be its own input's hash.
+  std::vector<std::vector<std::uint8_t>> data;
+  for (std::size_t i = 0; i < 2000; ++i) {
+    data.emplace_back(i % 7 == 0 ? 300 : 100 + i % 3);
+    for (std::size_t b = 0; b < data.back().size(); ++b) data.back()[b] = static_cast<std::uint8_t>(i * 31 + b);
+  }
+  std::vector<base::ByteView> inputs(data.begin(), data.end());
+  for (unsigned threads : {0u, 1u, 2u, 4u}) {
+    std::optional<base::Executor> executor;
+    if (threads != 0) executor.emplace(threads);
+    std::vector<Hash> out(inputs.size());
+    tagged_hashes(Domain::object, inputs, out.data(), executor ? &*executor : nullptr);
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      ASSERT_EQ(out[i], tagged_hash(Domain::object, inputs[i])) << "threads " << threads << " input " << i;
+    }
+  }
 }
 
 TEST(CommitHash, HashOrderIsTheByteOrder) {

@@ -13,6 +13,7 @@
 
 #include "sion/base/bytes.hpp"
 #include "sion/base/endian.hpp"
+#include "sion/base/executor.hpp"
 #include "sion/crypto/keccak.hpp"
 
 namespace sion::commit {
@@ -62,8 +63,11 @@ Hash tagged_hash(Domain domain, base::ByteView data) noexcept;
 
 // out[i] = tagged_hash(domain, inputs[i]) for every i: inputs of equal
 // length (the usual case: ids, objects of one kind, receipts) are hashed
-// together in Keccak lanes (crypto::sha3_256_many).
-void tagged_hashes(Domain domain, std::span<const base::ByteView> inputs, Hash* out);
+// together in Keccak lanes (crypto::sha3_256_many), a few hundred at a
+// time so the tagged copies stay in cache; split over `executor` when given
+// (nullptr: the calling thread).
+void tagged_hashes(Domain domain, std::span<const base::ByteView> inputs, Hash* out,
+                   base::Executor* executor = nullptr);
 
 // SHA3-256(tag || left || right): 65 bytes, one Keccak-f[1600] call.
 Hash hash_node(Domain domain, const Hash& left, const Hash& right) noexcept;
