@@ -27,14 +27,19 @@ base::Failure invalid(std::string_view path, std::string_view why) {
   return base::fail(Errc::invalid_value, "genesis: " + std::string(path) + ": " + std::string(why));
 }
 
-base::Result<GenesisAccount> account_from_json(const base::JsonView& item) {
-  SION_TRY(auto object, item.as_object());
-  GenesisAccount account;
+// The "keys" field of an account or a validator.
+base::Result<crypto::KeyBundle> keys_from_json(base::JsonObject& object) {
   SION_TRY(const base::JsonView keys_field, object.field("keys"));
   SION_TRY(const base::Bytes bytes, keys_field.as_hex());
   auto keys = codec::decode<crypto::KeyBundle>(bytes);
   if (!keys) return keys_field.invalid("not the encoding of a key bundle: " + keys.error().reason);
-  account.keys = std::move(keys).value();
+  return std::move(keys).value();
+}
+
+base::Result<GenesisAccount> account_from_json(const base::JsonView& item) {
+  SION_TRY(auto object, item.as_object());
+  GenesisAccount account;
+  SION_TRY(account.keys, keys_from_json(object));
   SION_TRY(const base::JsonArray coins, object.array("coins"));
   account.coins.reserve(coins.size());
   for (std::size_t j = 0; j < coins.size(); ++j) {
@@ -70,6 +75,16 @@ base::Result<Genesis> genesis_from_json(const base::JsonValue& document) {
     SION_TRY(GenesisAccount account, account_from_json(accounts[i]));
     genesis.accounts.push_back(std::move(account));
   }
+  if (const auto validators_field = root.optional_field("validators")) {
+    SION_TRY(const base::JsonArray validators, validators_field->as_array());
+    genesis.validators.reserve(validators.size());
+    for (std::size_t i = 0; i < validators.size(); ++i) {
+      SION_TRY(auto validator, validators[i].as_object());
+      SION_TRY(crypto::KeyBundle keys, keys_from_json(validator));
+      SION_TRY_STATUS(validator.finish());
+      genesis.validators.push_back(std::move(keys));
+    }
+  }
   SION_TRY_STATUS(root.finish());
   return genesis;
 }
@@ -98,6 +113,13 @@ base::Status check_genesis(const Genesis& genesis) {
       supply += amount;
       if (++coins > kMaxGenesisCoins) return invalid(coin_path, "more than 2^32 coins");
     }
+  }
+  std::map<Id, std::size_t> validators;
+  for (std::size_t i = 0; i < genesis.validators.size(); ++i) {
+    const std::string path = base::json_item_path("$.validators", i) + ".keys";
+    if (auto s = crypto::check_key_bundle(genesis.validators[i]); !s) return invalid(path, s.error().reason);
+    const auto [at, inserted] = validators.emplace(crypto::bundle_id(genesis.validators[i]), i);
+    if (!inserted) return invalid(path, "the same keys as " + base::json_item_path("$.validators", at->second));
   }
   return {};
 }
@@ -133,6 +155,13 @@ std::string genesis_to_json(const Genesis& genesis) {
     accounts.push_back(std::move(item));
   }
   document["accounts"] = std::move(accounts);
+  if (!genesis.validators.empty()) {
+    ordered_json validators = ordered_json::array();
+    for (const crypto::KeyBundle& keys : genesis.validators) {
+      validators.push_back(ordered_json{{"keys", base::to_hex(codec::encode(keys))}});
+    }
+    document["validators"] = std::move(validators);
+  }
   return document.dump(2) + "\n";
 }
 

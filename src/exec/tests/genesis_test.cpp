@@ -69,6 +69,31 @@ TEST(Genesis, JsonRoundTripsAndIsCanonical) {
   EXPECT_EQ(at("e+"), std::string::npos);
 }
 
+TEST(Genesis, ValidatorsAreOptionalCheckedAndOutsideTheState) {
+  Genesis genesis = sample_genesis();
+  const std::string without = genesis_to_json(genesis);
+  EXPECT_EQ(without.find("validators"), std::string::npos);
+  genesis.validators.push_back(test_bundle(9).public_bundle());
+  genesis.validators.push_back(test_bundle(10, crypto::Profile::hybrid).public_bundle());
+  const std::string with = genesis_to_json(genesis);
+  const auto parsed = parse_genesis(with);
+  ASSERT_TRUE(parsed) << parsed.error().reason;
+  EXPECT_EQ(*parsed, genesis);
+  EXPECT_EQ(genesis_state_root(*parsed).value(), genesis_state_root(sample_genesis()).value());
+
+  genesis.validators.push_back(genesis.validators[0]);
+  const auto twice = check_genesis(genesis);
+  ASSERT_FALSE(twice);
+  EXPECT_NE(twice.error().reason.find("$.validators[2].keys: the same keys as $.validators[0]"), std::string::npos)
+      << twice.error().reason;
+
+  std::string unknown = with;
+  unknown.replace(unknown.find("\"validators\": [\n    {"), 24, "\"validators\": [\n    {\"x\": 1, ");
+  const auto refused = parse_genesis(unknown);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().reason.find("$.validators[0]"), std::string::npos) << refused.error().reason;
+}
+
 TEST(Genesis, AcceptsAnyLayoutAndFieldOrder) {
   const std::string keys = keys_hex(test_bundle(4).public_bundle());
   const std::string text = R"({"accounts":[{"coins":[1,2,3],"keys":")" + keys +

@@ -37,13 +37,19 @@ struct GenesisAccount {
 struct Genesis {
   ChainParams params;
   std::vector<GenesisAccount> accounts;  // at least one, distinct account ids
+  // The validators' public key bundles, distinct: who may propose Pulses and
+  // sign log heads (docs/genesis.md, "Validators"). Not part of the state:
+  // genesis_writes() does not depend on them. May be empty in files made
+  // only for execution.
+  std::vector<crypto::KeyBundle> validators;
   bool operator==(const Genesis&) const = default;
 };
 
 // The checks the JSON syntax cannot make: at least one account; every key
 // bundle passes crypto::check_key_bundle; no account twice; every coin
 // amount at least 1; the total supply within 2^64 - 1 and the coin count
-// within 2^32. Errors are invalid_value, "genesis: <JSON path>: why".
+// within 2^32; every validator's bundle passes check_key_bundle, no
+// validator twice. Errors are invalid_value, "genesis: <JSON path>: why".
 base::Status check_genesis(const Genesis& genesis);
 
 // Reads genesis JSON (docs/genesis.md) with the strict reader of
