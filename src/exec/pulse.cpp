@@ -50,18 +50,20 @@ std::vector<TxPrecheck> precheck_transactions(std::span<const Transaction> trans
       std::min<std::size_t>(base::concurrency(options.executor), std::max<std::size_t>(picked, 1)));
   base::run_parallel(options.executor, tasks, [&](unsigned t) {
     for (std::size_t i = t; i < transactions.size(); i += tasks) {
-      const Transaction& tx = transactions[i];
       if (verify[i] == 0) continue;
-      const base::Bytes message = codec::encode(tx.payload);
-      const auto context = base::as_bytes(kTxSignatureContext);
-      const crypto::KeyBundleRef keys(tx.keys);
-      out[i].signature_ok = options.cache != nullptr
-                                ? crypto::verify_bundle_cached(*options.cache, keys, message, context, tx.auth,
-                                                               crypto::VerifyCache::signature_digest(tx.auth))
-                                : crypto::verify_bundle(keys, message, context, tx.auth);
+      out[i].signature_ok = verify_signatures(transactions[i], options.cache);
     }
   });
   return out;
+}
+
+bool verify_signatures(const Transaction& tx, crypto::VerifyCache* cache) {
+  const base::Bytes message = codec::encode(tx.payload);
+  const auto context = base::as_bytes(kTxSignatureContext);
+  const crypto::KeyBundleRef keys(tx.keys);
+  return cache != nullptr ? crypto::verify_bundle_cached(*cache, keys, message, context, tx.auth,
+                                                         crypto::VerifyCache::signature_digest(tx.auth))
+                          : crypto::verify_bundle(keys, message, context, tx.auth);
 }
 
 base::Status check_encodable(std::span<const Transaction> transactions) {

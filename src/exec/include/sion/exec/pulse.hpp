@@ -52,6 +52,11 @@ base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const T
 std::vector<TxPrecheck> precheck_transactions(std::span<const Transaction> transactions, const ChainParams& params,
                                               const PulseOptions& options = {});
 
+// Step 4 alone: whether tx.auth verifies under tx.keys over the payload's
+// encoding (context kTxSignatureContext), through `cache` when given (a
+// mempool verifies on admission; the Pulse then hits the cache).
+bool verify_signatures(const Transaction& tx, crypto::VerifyCache* cache = nullptr);
+
 // invalid_argument naming the first transaction with a length or count over
 // its field's maximum (one no decoder could have produced; encode()'s
 // precondition).
