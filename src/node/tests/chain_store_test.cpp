@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <thread>
 
@@ -232,17 +233,20 @@ TEST(ChainStore, AFailedWriteStopsEveryLaterCommit) {
     }
     head = store->head();
     const auto tx = chain.transfer(3);
-    auto failed = chain.commit(*store, std::span(&tx, 1));
+    auto proposed = exec::propose_pulse(exec::StorePreState(store->state()), head, std::span(&tx, 1), head.time_ms + 1,
+                                        chain.proposer, chain.params);
+    ASSERT_TRUE(proposed.ok()) << proposed.error().to_string();
+    auto failed = store->commit(proposed->pulse, proposed->outcome);
     ASSERT_FALSE(failed.ok());
     EXPECT_EQ(failed.error().code, base::Errc::io_error);
     EXPECT_NE(failed.error().reason.find("no space"), std::string::npos);
     // Refused from now on, with the same error, even once the disk is fine.
-    options.write_fault = nullptr;
     writes = -1000;
-    auto again = chain.commit(*store, std::span(&tx, 1));
+    auto again = store->commit(proposed->pulse, proposed->outcome);
     ASSERT_FALSE(again.ok());
     EXPECT_EQ(again.error().reason, failed.error().reason);
     EXPECT_EQ(store->height(), 2u);
+    EXPECT_EQ(store->head(), head);
   }
   // Reopened, it is at the last Pulse that reached the disk.
   auto store = open_store(dir.str());
