@@ -307,4 +307,21 @@ std::uint32_t PartialStateTree::copy_into(std::vector<Node>& out, std::uint32_t 
   return static_cast<std::uint32_t>(out.size() - 1);
 }
 
+base::Result<Hash> root_after(const SparseMerkleTree& tree, std::span<const StateChange> changes) {
+  std::vector<Hash> keys;
+  keys.reserve(changes.size());
+  for (const StateChange& change : changes) {
+    keys.push_back(change.key);
+    if (change.value_hash) continue;
+    const auto [below, above] = tree.neighbours(change.key);
+    if (below) keys.push_back(*below);
+    if (above) keys.push_back(*above);
+  }
+  std::sort(keys.begin(), keys.end(), HashOrder{});
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  const Hash root = tree.root_hash();
+  SION_TRY(auto partial, PartialStateTree::from_multiproof(root, keys, tree.prove_many(keys)));
+  return partial.apply(changes);
+}
+
 }  // namespace sion::commit

@@ -1,6 +1,9 @@
 #include "sion/state/kv_store.hpp"
 
+#include <algorithm>
 #include <array>
+#include <iterator>
+#include <string>
 #include <utility>
 
 #include <rocksdb/cache.h>
@@ -32,7 +35,10 @@ base::Failure rocks_failure(const rocksdb::Status& status, std::string_view what
 
 }  // namespace
 
-std::string_view column_name(Column column) noexcept { return kColumnNames[static_cast<std::size_t>(column)]; }
+std::string_view column_name(Column column) noexcept {
+  const auto index = static_cast<std::size_t>(column);
+  return index < kColumnCount ? kColumnNames[index] : std::string_view("extra");
+}
 
 // ---- KvBatch -----------------------------------------------------------------
 
@@ -59,18 +65,32 @@ void KvBatch::erase(Column column, base::ByteView key) {
   ops_->ops.push_back({column, true, base::Bytes(key.begin(), key.end()), {}});
 }
 
+void KvBatch::append(KvBatch&& other) {
+  auto& ops = ops_->ops;
+  ops.insert(ops.end(), std::make_move_iterator(other.ops_->ops.begin()),
+             std::make_move_iterator(other.ops_->ops.end()));
+  other.ops_->ops.clear();
+}
+
 std::size_t KvBatch::count() const noexcept { return ops_->ops.size(); }
+
+bool KvBatch::only_extra_columns() const noexcept {
+  return std::all_of(ops_->ops.begin(), ops_->ops.end(), [](const Ops::Op& op) { return is_extra_column(op.column); });
+}
 
 // ---- KvStore -----------------------------------------------------------------
 
 struct KvStore::Impl {
   std::unique_ptr<rocksdb::DB> db;
-  std::array<rocksdb::ColumnFamilyHandle*, kColumnCount> handles{};
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;  // the store's columns, then the caller's
+  std::vector<std::string> names;
   rocksdb::WriteOptions write_options;
+  std::function<base::Status()> write_fault;
 
   rocksdb::ColumnFamilyHandle* handle(Column column) const noexcept {
     return handles[static_cast<std::size_t>(column)];
   }
+  std::string column_name(Column column) const { return names[static_cast<std::size_t>(column)]; }
 
   ~Impl() {
     for (auto* handle : handles) {
@@ -85,6 +105,17 @@ KvStore::KvStore(std::unique_ptr<Impl> impl, std::string directory)
 KvStore::~KvStore() = default;
 
 base::Result<std::unique_ptr<KvStore>> KvStore::open(const std::string& directory, const KvOptions& options) {
+  std::vector<std::string> names(kColumnNames.begin(), kColumnNames.end());
+  if (options.extra_columns.size() > kMaxExtraColumns) {
+    return base::fail(base::Errc::invalid_argument, "more than " + std::to_string(kMaxExtraColumns) + " extra columns");
+  }
+  for (const std::string& name : options.extra_columns) {
+    if (name.empty() || name == rocksdb::kDefaultColumnFamilyName ||
+        std::find(names.begin(), names.end(), name) != names.end()) {
+      return base::fail(base::Errc::invalid_argument, "extra column name \"" + name + "\" is empty or taken");
+    }
+    names.push_back(name);
+  }
   rocksdb::DBOptions db_options;
   db_options.create_if_missing = options.create_if_missing;
   db_options.create_missing_column_families = options.create_if_missing;
@@ -100,7 +131,7 @@ base::Result<std::unique_ptr<KvStore>> KvStore::open(const std::string& director
 
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
   descriptors.emplace_back(rocksdb::kDefaultColumnFamilyName, column_options);
-  for (std::string_view name : kColumnNames) descriptors.emplace_back(std::string(name), column_options);
+  for (const std::string& name : names) descriptors.emplace_back(name, column_options);
 
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
@@ -111,34 +142,49 @@ base::Result<std::unique_ptr<KvStore>> KvStore::open(const std::string& director
   impl->db.reset(raw);
   // handles[0] is the default column, which Sion does not use.
   impl->db->DestroyColumnFamilyHandle(handles[0]);
-  for (std::size_t i = 0; i < kColumnCount; ++i) impl->handles[i] = handles[i + 1];
+  impl->handles.assign(handles.begin() + 1, handles.end());
+  impl->names = std::move(names);
   impl->write_options.sync = options.sync_writes;
+  impl->write_fault = options.write_fault;
   return std::unique_ptr<KvStore>(new KvStore(std::move(impl), directory));
 }
 
 base::Result<std::optional<base::Bytes>> KvStore::get(Column column, base::ByteView key) const {
+  if (!has_column(column)) return base::fail(base::Errc::invalid_argument, "reading a column not opened");
   std::string value;
   const rocksdb::Status status = impl_->db->Get(rocksdb::ReadOptions(), impl_->handle(column), slice(key), &value);
   if (status.IsNotFound()) return std::optional<base::Bytes>{};
   if (!status.ok()) {
-    return rocks_failure(status, "reading column " + std::string(column_name(column)));
+    return rocks_failure(status, "reading column " + impl_->column_name(column));
   }
   return std::optional<base::Bytes>(base::Bytes(value.begin(), value.end()));
+}
+
+std::string_view KvStore::column_name(Column column) const noexcept {
+  const auto index = static_cast<std::size_t>(column);
+  return index < impl_->names.size() ? std::string_view(impl_->names[index]) : std::string_view("unknown");
+}
+
+bool KvStore::has_column(Column column) const noexcept {
+  return static_cast<std::size_t>(column) < impl_->handles.size();
 }
 
 base::Status KvStore::write(KvBatch&& batch) {
   rocksdb::WriteBatch rocks_batch;
   for (const auto& op : batch.ops_->ops) {
+    if (!has_column(op.column)) return base::fail(base::Errc::invalid_argument, "a batch names a column not opened");
     const rocksdb::Status status = op.erase ? rocks_batch.Delete(impl_->handle(op.column), slice(op.key))
                                             : rocks_batch.Put(impl_->handle(op.column), slice(op.key), slice(op.value));
     if (!status.ok()) return rocks_failure(status, "building a write batch");
   }
+  if (impl_->write_fault) SION_TRY_STATUS(impl_->write_fault());
   const rocksdb::Status status = impl_->db->Write(impl_->write_options, &rocks_batch);
   if (!status.ok()) return rocks_failure(status, "writing a batch");
   return {};
 }
 
 base::Status KvStore::scan_range(Column column, base::ByteView first, base::ByteView last, const Visitor& visit) const {
+  if (!has_column(column)) return base::fail(base::Errc::invalid_argument, "scanning a column not opened");
   rocksdb::ReadOptions read_options;
   const rocksdb::Slice upper = slice(last);
   if (!last.empty()) read_options.iterate_upper_bound = &upper;
@@ -147,7 +193,7 @@ base::Status KvStore::scan_range(Column column, base::ByteView first, base::Byte
     if (!visit(view(it->key()), view(it->value()))) break;
   }
   if (!it->status().ok()) {
-    return rocks_failure(it->status(), "scanning column " + std::string(column_name(column)));
+    return rocks_failure(it->status(), "scanning column " + impl_->column_name(column));
   }
   return {};
 }

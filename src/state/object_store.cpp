@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sion/base/endian.hpp"
+#include "sion/commit/smt_partial.hpp"
 #include "sion/state/kv_store.hpp"
 
 namespace sion::state {
@@ -173,6 +174,8 @@ base::Result<std::unique_ptr<ObjectStore>> ObjectStore::open(const std::string& 
   }
   KvOptions kv_options;
   kv_options.sync_writes = options.sync_writes;
+  kv_options.extra_columns = options.extra_columns;
+  kv_options.write_fault = options.write_fault;
   SION_TRY(auto kv, KvStore::open(directory, kv_options));
 
   auto impl = std::make_unique<Impl>();
@@ -239,13 +242,18 @@ base::Result<ProvenObject> ObjectStore::get_with_proof(const ObjectId& id) const
   return proven;
 }
 
-base::Result<std::uint64_t> ObjectStore::apply(std::span<const ObjectWrite> writes) {
+base::Result<std::uint64_t> ObjectStore::apply(std::span<const ObjectWrite> writes) { return apply(writes, KvBatch{}); }
+
+base::Result<std::uint64_t> ObjectStore::apply(std::span<const ObjectWrite> writes, KvBatch&& extra) {
   std::unique_lock lock(impl_->mutex);
   SION_TRY_STATUS(impl_->check_usable());
   const std::uint64_t version = impl_->latest + 1;
 
   // Everything that can reject the input happens before the tree changes.
-  KvBatch batch;
+  if (!extra.only_extra_columns()) {
+    return base::fail(base::Errc::invalid_argument, "apply's extra batch writes a column of the object store");
+  }
+  KvBatch batch = std::move(extra);
   std::vector<base::Bytes> encodings;  // each object encoded once: stored and hashed
   for (const ObjectWrite& write : writes) {
     if (!write.object) {
@@ -306,6 +314,31 @@ base::Result<std::uint64_t> ObjectStore::apply(std::span<const ObjectWrite> writ
   impl_->latest = version;
   impl_->oldest = oldest;
   return version;
+}
+
+base::Result<commit::Hash> ObjectStore::root_after(std::span<const ObjectWrite> writes) const {
+  std::shared_lock lock(impl_->mutex);
+  SION_TRY_STATUS(impl_->check_usable());
+  for (const ObjectWrite& write : writes) {
+    if (!write.object) continue;
+    if (auto bytes = codec::encode_checked(*write.object); !bytes) {
+      return base::fail(base::Errc::invalid_value, "object " + hex_id(write.id) + ": " + bytes.error().reason);
+    }
+  }
+  return commit::root_after(impl_->tree, state_changes(writes));
+}
+
+base::Result<std::optional<base::Bytes>> ObjectStore::read_extra(Column column, base::ByteView key) const {
+  if (!is_extra_column(column)) return base::fail(base::Errc::invalid_argument, "read_extra of a store column");
+  std::shared_lock lock(impl_->mutex);
+  return impl_->kv->get(column, key);
+}
+
+base::Status ObjectStore::scan_extra(Column column, base::ByteView first, base::ByteView last,
+                                     const KvStore::Visitor& visit) const {
+  if (!is_extra_column(column)) return base::fail(base::Errc::invalid_argument, "scan_extra of a store column");
+  std::shared_lock lock(impl_->mutex);
+  return impl_->kv->scan_range(column, first, last, visit);
 }
 
 base::Result<commit::Hash> ObjectStore::root_at(std::uint64_t version) const {

@@ -186,6 +186,7 @@ base::Status run(Context& context) {
                              core.note(), w.pre_note));
   }
   if (auto large = report_large_state(context, w.transfers, w.txs, verdicts); !large) return large;
+  if (auto stored = report_chain_store(context, w.transfers, w.txs, verdicts); !stored) return stored;
   return report_tracing(context, w, prechecks);
 }
 

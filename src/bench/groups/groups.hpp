@@ -30,5 +30,10 @@ struct TransferWorkload;
 base::Status report_large_state(Context& context, const TransferWorkload& transfers,
                                 const std::vector<exec::Transaction>& txs,
                                 const std::vector<std::optional<bool>>& verdicts);
+// Storing the executed Pulse of `txs` through the node's ChainStore
+// (chain_store.cpp).
+base::Status report_chain_store(Context& context, const TransferWorkload& transfers,
+                                const std::vector<exec::Transaction>& txs,
+                                const std::vector<std::optional<bool>>& verdicts);
 
 }  // namespace sion::bench::groups

@@ -233,6 +233,33 @@ def check_ledger():
         check(f"write {i} object", value, b.get(f"write {i} object"))
     entries = sorted((key, H(b"\x40" + value)) for key, value in post.items())
     check("post-state root", subtree(entries, 0), b["post-state root"])
+    check_pulse_header(v, b, number, tx_id, payload)
+
+
+def check_pulse_header(v, b, number, tx_id, payload):
+    """ledger.md, "Pulses": the header of the Pulse that executes the transaction once."""
+    u32 = lambda x: x.to_bytes(4, "little")
+    u64 = lambda x: x.to_bytes(8, "little")
+    params = u64(1) + u64(1) + u64(1) + u64(4000000) + u64(24 << 20) + u64(32 << 20) + u32(20000)
+    check("params", params, b["params"])
+    check("params hash", H(b"\x45" + params), b["params hash"])
+    zero = bytes(32)
+    empty_data = u32(1) + u64(0) + zero
+    genesis = u64(0) + zero + u64(0) + zero + H(b"\x45" + params) + zero + zero + b["pre-state root"] + empty_data
+    check("genesis header", genesis, b["genesis header"])
+    check("genesis hash", H(b"\x44" + genesis), b["genesis hash"])
+    tx_root = H(b"\x52" + tx_id)  # one leaf
+    check("transactions root", tx_root, b["transactions root"])
+    header = b["header"]
+    check("header bytes", len(header), number("header bytes"))
+    # The data commitment: PulseData is list<TxPayload> (a one-byte count, then
+    # the payload); the width and the data root are data-availability.md's.
+    data = header[208:]
+    check("data bytes", int.from_bytes(data[4:12], "little"), 1 + len(payload))
+    fields = (u64(1) + H(b"\x44" + genesis) + u64(number("pulse time")) + b["proposer"] + H(b"\x45" + params) +
+              tx_root + b["receipts root 1"] + b["post-state root"] + data)
+    check("header", fields, header)
+    check("pulse hash", H(b"\x44" + header), b["pulse hash"])
 
 
 check_state_tree()

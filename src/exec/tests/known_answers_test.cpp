@@ -17,6 +17,7 @@
 #include "sion/crypto/bundle.hpp"
 #include "sion/crypto/keccak.hpp"
 #include "sion/exec/pulse.hpp"
+#include "sion/exec/pulse_header.hpp"
 #include "sion/exec/transaction.hpp"
 #include "sion/exec/tx_builder.hpp"
 
@@ -124,9 +125,9 @@ std::vector<Receipt> documented_receipts() {
 TEST(KnownAnswers, PageParses) {
   EXPECT_TRUE(doc().problems().empty()) << doc().problems().front();
   // Keys 7, payload 2, ids 4, transaction 2, Pulse 3 + 3 receipts + 3
-  // leaves + 4 roots, write set 6 ids + 4 objects + the post-state root:
-  // nothing stray, nothing lost.
-  EXPECT_EQ(doc().labels().size(), 39u);
+  // leaves + 4 roots, write set 6 ids + 4 objects + the post-state root,
+  // the Pulse header 10: nothing stray, nothing lost.
+  EXPECT_EQ(doc().labels().size(), 49u);
 }
 
 // docs/known-transaction.hex is the documented payload signed by the
@@ -205,6 +206,34 @@ TEST(KnownAnswers, PulseReceiptsAndRoots) {
         << i;
   }
   EXPECT_EQ(state.apply(outcome->writes).value(), id_value("post-state root"));
+}
+
+// docs/ledger.md, "Pulses": the header of the Pulse at height 1 that
+// executes the documented transaction on the documented pre-state.
+TEST(KnownAnswers, PulseHeader) {
+  const Transaction tx = documented_transaction();
+  const MemoryState pre = documented_pre_state(tx.payload);
+  const ChainParams params = documented_params();
+  EXPECT_EQ(codec::encode(params), bytes_value("params"));
+  EXPECT_EQ(params_hash(params), id_value("params hash"));
+  const PulseHeader genesis = genesis_header(pre.root(), params);
+  EXPECT_EQ(base::to_hex(codec::encode(genesis)), doc().hex("genesis header"));
+  EXPECT_EQ(pulse_hash(genesis), id_value("genesis hash"));
+
+  const std::vector<Transaction> body = {tx};
+  EXPECT_EQ(transactions_root(body), id_value("transactions root"));
+  auto proposed =
+      propose_pulse(MemoryPreState(pre), genesis, body, number_value("pulse time"), id_value("proposer"), params);
+  ASSERT_TRUE(proposed.ok()) << proposed.error().to_string();
+  const PulseHeader& header = proposed->pulse.header;
+  EXPECT_EQ(header.receipts_root, id_value("receipts root 1"));
+  EXPECT_EQ(header.state_root, id_value("post-state root"));
+  const base::Bytes encoded = codec::encode(header);
+  EXPECT_EQ(encoded.size(), number_value("header bytes"));
+  EXPECT_EQ(base::to_hex(encoded), doc().hex("header"));
+  EXPECT_EQ(base::to_hex(pulse_hash(header)), doc().hex("pulse hash"));
+  EXPECT_EQ(codec::decode<PulseHeader>(encoded).value(), header);
+  EXPECT_TRUE(check_pulse(MemoryPreState(pre), genesis, proposed->pulse, params).ok());
 }
 
 }  // namespace

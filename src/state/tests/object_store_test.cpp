@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <vector>
@@ -283,6 +284,97 @@ TEST(ObjectStore, ACorruptTreeNodeFailsTheOpen) {
   auto store = ObjectStore::open(dir.str(), options);
   ASSERT_FALSE(store.ok());
   EXPECT_EQ(store.error().code, base::Errc::corrupt_store) << store.error().to_string();
+}
+
+// A caller's columns ride in a version's batch: written with it, read
+// back, refused for the store's own columns, and gone with it when the
+// write fails.
+TEST(ObjectStore, ExtraColumnsAreWrittenInTheVersionsBatch) {
+  base::testing::TempDir dir;
+  const Column headers = extra_column(0);
+  const Column index = extra_column(1);
+  int writes = 0;
+  bool fail_next = false;
+  ObjectStoreOptions options;
+  options.sync_writes = false;
+  options.extra_columns = {"headers", "index"};
+  options.write_fault = [&]() -> base::Status {
+    ++writes;
+    if (fail_next) return base::fail(base::Errc::io_error, "injected");
+    return {};
+  };
+  const base::Bytes key = {1, 2, 3};
+  const base::Bytes value = {4, 5};
+  {
+    auto store = ObjectStore::open(dir.str(), options);
+    ASSERT_TRUE(store.ok()) << store.error().to_string();
+    KvBatch extra;
+    extra.put(headers, key, value);
+    extra.put(index, value, key);
+    const std::vector<ObjectWrite> objects = {{id_of(1), object_of(1, 1)}};
+    ASSERT_EQ((*store)->apply(objects, std::move(extra)).value(), 1u);
+    EXPECT_EQ((*store)->read_extra(headers, key).value(), value);
+    EXPECT_EQ((*store)->read_extra(index, value).value(), key);
+    EXPECT_EQ((*store)->read_extra(Column::meta, key).error().code, base::Errc::invalid_argument);
+    std::size_t seen = 0;
+    ASSERT_TRUE((*store)
+                    ->scan_extra(headers, {}, {},
+                                 [&](base::ByteView k, base::ByteView) {
+                                   EXPECT_TRUE(std::equal(k.begin(), k.end(), key.begin(), key.end()));
+                                   ++seen;
+                                   return true;
+                                 })
+                    .ok());
+    EXPECT_EQ(seen, 1u);
+
+    // An extra batch may not touch the store's own columns.
+    KvBatch sneaky;
+    sneaky.put(Column::meta, key, value);
+    EXPECT_EQ((*store)->apply({}, std::move(sneaky)).error().code, base::Errc::invalid_argument);
+    EXPECT_EQ((*store)->version(), 1u);
+
+    // A failed write takes the extra puts with it and stops the store.
+    fail_next = true;
+    KvBatch lost;
+    lost.put(headers, value, value);
+    const std::vector<ObjectWrite> more = {{id_of(2), object_of(2, 1)}};
+    EXPECT_EQ((*store)->apply(more, std::move(lost)).error().code, base::Errc::io_error);
+    fail_next = false;
+    EXPECT_EQ((*store)->apply(more).error().code, base::Errc::io_error);
+  }
+  EXPECT_GE(writes, 3);
+  auto store = ObjectStore::open(dir.str(), options);
+  ASSERT_TRUE(store.ok()) << store.error().to_string();
+  EXPECT_EQ((*store)->version(), 1u);
+  EXPECT_FALSE((*store)->read_extra(headers, value).value().has_value());
+  EXPECT_EQ((*store)->read_extra(headers, key).value(), value);
+  // Opening without the columns the store has on disk fails.
+  store = base::fail(base::Errc::internal, "closed");
+  EXPECT_FALSE(ObjectStore::open(dir.str()).ok());
+}
+
+// root_after gives apply's root and changes nothing.
+TEST(ObjectStore, RootAfterIsTheRootApplyGives) {
+  base::testing::TempDir dir;
+  auto store = open_store(dir);
+  ASSERT_TRUE(store);
+  std::vector<ObjectWrite> writes;
+  for (std::uint64_t n = 0; n < 300; ++n) writes.push_back({id_of(n), object_of(n, 1)});
+  std::sort(writes.begin(), writes.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  ASSERT_TRUE(store->apply(writes).ok());
+  std::vector<ObjectWrite> next;
+  for (std::uint64_t n = 0; n < 300; n += 4) next.push_back({id_of(n), std::nullopt});
+  for (std::uint64_t n = 2; n < 300; n += 8) next.push_back({id_of(n), object_of(n, 2)});
+  for (std::uint64_t n = 300; n < 320; ++n) next.push_back({id_of(n), object_of(n, 1)});
+  const commit::Hash before = store->root();
+  auto predicted = store->root_after(next);
+  ASSERT_TRUE(predicted.ok()) << predicted.error().to_string();
+  EXPECT_EQ(store->root(), before);
+  EXPECT_EQ(store->version(), 1u);
+  ASSERT_TRUE(store->apply(next).ok());
+  EXPECT_EQ(store->root(), *predicted);
+  next.push_back(next.front());
+  EXPECT_FALSE(store->root_after(next).ok());  // a duplicate id
 }
 
 }  // namespace

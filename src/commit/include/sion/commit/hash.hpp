@@ -50,8 +50,12 @@ enum class Domain : std::uint8_t {
   transaction = 0x41,   // a transaction's id
   account = 0x42,       // an account's id, from its key bundle's id
   coin = 0x43,          // a coin's id, from the creating transaction and output index
+  pulse_header = 0x44,  // a Pulse header's encoding: the Pulse's hash
+  chain_params = 0x45,  // the chain parameters' encoding: the params hash a header carries
   receipt_leaf = 0x50,  // receipts root: one receipt's encoding
   receipt_node = 0x51,  // receipts root: (left, right)
+  tx_leaf = 0x52,       // transactions root: one transaction id
+  tx_node = 0x53,       // transactions root: (left, right)
   da_share = 0x60,      // data availability: one 512-byte share (a line tree's leaf)
   da_line_node = 0x61,  // data availability: a row or column tree's (left, right)
   da_root_leaf = 0x62,  // data root: one row or column root

@@ -87,4 +87,12 @@ class PartialStateTree {
   std::size_t compacted_size_ = 1;  // nodes_.size() after the last compaction
 };
 
+// The root `tree` would have after `changes` (keys distinct), leaving the
+// tree unchanged: the changes applied to the partial tree of a multi-proof
+// of the changed keys and both neighbours of every deleted key, which
+// always suffices to re-collapse (docs/state-tree.md, "Updating from a
+// multi-proof"). Costs a proof, not a copy of the tree. Fails as
+// PartialStateTree::apply does (duplicate keys: invalid_argument).
+base::Result<Hash> root_after(const SparseMerkleTree& tree, std::span<const StateChange> changes);
+
 }  // namespace sion::commit

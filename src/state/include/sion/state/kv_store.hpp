@@ -28,7 +28,16 @@ enum class Column : std::uint8_t {
   roots = 4,    // version -> state root
 };
 inline constexpr std::size_t kColumnCount = 5;
+// The name of one of the columns above ("extra" for a caller's column:
+// KvStore::column_name knows its name).
 std::string_view column_name(Column column) noexcept;
+
+// A caller's own column: the index-th of KvOptions::extra_columns. Higher
+// layers keep their records there (the node's chain) so that they can be
+// written in the same batch as the state (ObjectStore::apply).
+constexpr Column extra_column(std::size_t index) noexcept { return static_cast<Column>(kColumnCount + index); }
+constexpr bool is_extra_column(Column column) noexcept { return static_cast<std::size_t>(column) >= kColumnCount; }
+inline constexpr std::size_t kMaxExtraColumns = 32;
 
 struct KvOptions {
   bool create_if_missing = true;
@@ -36,6 +45,14 @@ struct KvOptions {
   // survives power loss, not only a killed process.
   bool sync_writes = true;
   std::size_t block_cache_bytes = 64u << 20;
+  // Names of the caller's columns (extra_column(i) is the i-th), distinct,
+  // not those of the store's own columns, at most kMaxExtraColumns. Created
+  // when missing; a store opened without a column it has on disk fails.
+  std::vector<std::string> extra_columns;
+  // Test hook (fault injection): called before every batch is written; an
+  // error it returns is returned by write() as if RocksDB had failed, and
+  // nothing is written. Empty in production.
+  std::function<base::Status()> write_fault;
 };
 
 // Puts and deletes applied together or not at all (rocksdb::WriteBatch).
@@ -48,7 +65,11 @@ class KvBatch {
 
   void put(Column column, base::ByteView key, base::ByteView value);
   void erase(Column column, base::ByteView key);
+  // Moves every operation of `other` to the end of this batch.
+  void append(KvBatch&& other);
   std::size_t count() const noexcept;
+  // Whether every operation is on a caller's column (is_extra_column).
+  bool only_extra_columns() const noexcept;
 
  private:
   friend class KvStore;
@@ -77,6 +98,10 @@ class KvStore {
   base::Status scan_range(Column column, base::ByteView first, base::ByteView last, const Visitor& visit) const;
 
   const std::string& directory() const noexcept { return directory_; }
+  // The name RocksDB records for a column (a caller's own name for extras).
+  std::string_view column_name(Column column) const noexcept;
+  // Whether the store opened this column.
+  bool has_column(Column column) const noexcept;
 
  private:
   struct Impl;

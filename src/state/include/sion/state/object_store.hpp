@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
 #include "sion/base/bytes.hpp"
 #include "sion/base/result.hpp"
@@ -25,6 +26,7 @@
 #include "sion/commit/hash.hpp"
 #include "sion/commit/smt.hpp"
 #include "sion/commit/smt_proof.hpp"
+#include "sion/state/kv_store.hpp"
 
 namespace sion::state {
 
@@ -66,6 +68,11 @@ struct ObjectStoreOptions {
   std::uint64_t retain_versions = 64;
   bool sync_writes = true;             // fsync each version's batch
   base::Executor* executor = nullptr;  // tree hashing; nullptr: the calling thread. Must outlive the store
+  // The caller's own columns (KvOptions::extra_columns): records a higher
+  // layer writes in the same batch as a version (apply's `extra`).
+  std::vector<std::string> extra_columns;
+  // Test hook: KvOptions::write_fault. Empty in production.
+  std::function<base::Status()> write_fault;
 };
 
 // An object (or its absence) with the proof that ties it to a root.
@@ -102,6 +109,19 @@ class ObjectStore {
   // failed disk write leaves the store unusable (every later call fails)
   // until reopened, since memory would be ahead of disk.
   base::Result<std::uint64_t> apply(std::span<const ObjectWrite> writes);
+  // The same, with `extra` (operations on the caller's columns only, else
+  // invalid_argument) written in the version's batch: both reach disk
+  // together or not at all.
+  base::Result<std::uint64_t> apply(std::span<const ObjectWrite> writes, KvBatch&& extra);
+
+  // The root the latest version would have after `writes`, without applying
+  // them (commit::root_after). Invalid writes fail as apply's do.
+  base::Result<commit::Hash> root_after(std::span<const ObjectWrite> writes) const;
+
+  // Reads of the caller's columns (invalid_argument for the store's own).
+  base::Result<std::optional<base::Bytes>> read_extra(Column column, base::ByteView key) const;
+  base::Status scan_extra(Column column, base::ByteView first, base::ByteView last,
+                          const KvStore::Visitor& visit) const;
 
   // The root of a retained version, and a proof read from its stored nodes.
   base::Result<commit::Hash> root_at(std::uint64_t version) const;
