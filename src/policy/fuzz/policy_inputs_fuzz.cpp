@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <optional>
+#include <set>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -33,6 +35,7 @@ ledger::ChainParams chain() {
   return params;
 }
 
+#ifndef SION_FUZZ_CORPUS_TOOL
 // Pool operations, three bytes each (op, a, b), over three senders with
 // four coins each. Signatures are not the pool's business, so transactions
 // carry none.
@@ -78,9 +81,45 @@ struct Log {
   bool operator==(const Log&) const = default;
 };
 
-void log_removed(Log& log, const policy::TxPool& pool, const std::vector<policy::Removed>& removed) {
+// What the pool should hold, kept apart from it: each admitted transaction
+// until a report says it left.
+struct Pooled {
+  ledger::Id sender{};
+  std::uint64_t nonce = 0;
+  std::uint64_t bytes = 0;
+};
+using Model = std::map<ledger::Id, Pooled, commit::HashOrder>;
+
+std::uint64_t account_nonce(const ledger::MemoryState& state, const ledger::Id& sender) {
+  const auto object = state.get(sender);
+  if (!object) std::abort();
+  return *object ? ledger::account_from(**object).value().nonce : 0;
+}
+
+// The pool holds exactly the model's transactions and bytes, and a
+// transaction is pending exactly when every nonce from its account's up to
+// its own is pooled.
+void check_model(const policy::TxPool& pool, const Model& model, const ledger::MemoryState& state) {
+  if (pool.size() != model.size()) std::abort();
+  std::uint64_t bytes = 0;
+  std::set<std::pair<ledger::Id, std::uint64_t>> nonces;
+  for (const auto& [id, pooled] : model) {
+    bytes += pooled.bytes;
+    nonces.emplace(pooled.sender, pooled.nonce);
+  }
+  if (pool.bytes() != bytes) std::abort();
+  for (const auto& [id, pooled] : model) {
+    bool pending = true;
+    for (std::uint64_t n = account_nonce(state, pooled.sender); n < pooled.nonce && pending; ++n) {
+      pending = nonces.contains({pooled.sender, n});
+    }
+    if (pool.status(id) != (pending ? policy::PoolStatus::pending : policy::PoolStatus::held)) std::abort();
+  }
+}
+
+void log_removed(Log& log, Model& model, const policy::TxPool& pool, const std::vector<policy::Removed>& removed) {
   for (const auto& gone : removed) {
-    if (pool.status(gone.tx_id)) std::abort();
+    if (pool.status(gone.tx_id) || model.erase(gone.tx_id) != 1) std::abort();
     if (policy::removal_reason_name(gone.reason) == "unknown_removal_reason") std::abort();
     log.codes.push_back(static_cast<std::uint8_t>(gone.reason));
     log.ids.push_back(gone.tx_id);
@@ -103,12 +142,8 @@ void check_selection(const policy::TxPool& pool, const policy::Selection& select
     }
     auto found =
         std::find_if(next.begin(), next.end(), [&](const auto& entry) { return entry.first == payload.sender; });
-    if (found == next.end()) {
-      const auto object = state.get(payload.sender);
-      if (!object) std::abort();
-      const std::uint64_t nonce = *object ? ledger::account_from(**object).value().nonce : 0;
-      found = next.insert(next.end(), std::pair{payload.sender, nonce});
-    }
+    if (found == next.end())
+      found = next.insert(next.end(), std::pair{payload.sender, account_nonce(state, payload.sender)});
     if (payload.nonce != found->second) std::abort();
     ++found->second;
   }
@@ -116,6 +151,7 @@ void check_selection(const policy::TxPool& pool, const policy::Selection& select
 
 Log run_pool(base::ByteView ops) {
   Log log;
+  Model model;
   ledger::MemoryState state;
   for (std::size_t s = 0; s < kSenders; ++s) {
     for (std::uint8_t c = 0; c < kCoins; ++c) {
@@ -159,8 +195,8 @@ Log run_pool(base::ByteView ops) {
       const auto insertion = pool.insert(tx, admission->facts, state, now);
       // Nothing changed between the two calls: the same verdict.
       if (!insertion || insertion->verdict.code != verdict.code) std::abort();
-      if (!pool.status(admission->facts.tx_id)) std::abort();
-      log_removed(log, pool, insertion->removed);
+      log_removed(log, model, pool, insertion->removed);
+      model.emplace(admission->facts.tx_id, Pooled{tx.payload.sender, tx.payload.nonce, admission->facts.usage.bytes});
     } else if (op == 1) {
       ledger::PulseLimits limits = params.limits;
       limits.max_transactions = static_cast<std::uint32_t>(a % 5 + 1);
@@ -169,7 +205,7 @@ Log run_pool(base::ByteView ops) {
       log.ids.insert(log.ids.end(), selection.ids.begin(), selection.ids.end());
     } else if (op == 2) {
       now += std::uint64_t{a} * 16;
-      log_removed(log, pool, pool.expire(now));
+      log_removed(log, model, pool, pool.expire(now));
     } else {
       // A Pulse of the first few selected commits: each sender's nonce
       // moves past it and its coins are spent (what execution would do to
@@ -194,12 +230,14 @@ Log run_pool(base::ByteView ops) {
       for (const ledger::Id& id : selection.ids) {
         if (pool.status(id)) std::abort();
       }
-      log_removed(log, pool, *removed);
+      log_removed(log, model, pool, *removed);
     }
     if (pool.size() > options.max_transactions || pool.bytes() > options.max_bytes) std::abort();
+    check_model(pool, model, state);
   }
   return log;
 }
+#endif
 
 }  // namespace
 

@@ -194,8 +194,8 @@ TEST_F(TxPoolTest, RefusesNoncesOutOfRange) {
 
 TEST_F(TxPoolTest, RefusesCoinsThatCannotPay) {
   TxPool txs = pool();
-  EXPECT_EQ(refusal(txs, transfer(0, 0, 0, {Id{}})), PolicyCode::fee_unpayable);              // no such coin
-  EXPECT_EQ(refusal(txs, transfer(0, 0, 0, {coin(1, 0)})), PolicyCode::fee_unpayable);        // another's
+  EXPECT_EQ(refusal(txs, transfer(0, 0, 0, {Id{}})), PolicyCode::fee_unpayable);                  // no such coin
+  EXPECT_EQ(refusal(txs, transfer(0, 0, 0, {coin(1, 0)})), PolicyCode::fee_unpayable);            // another's
   EXPECT_EQ(refusal(txs, transfer(0, 0, kCoinAmount, {coin(0, 0)})), PolicyCode::fee_unpayable);  // too little
   EXPECT_EQ(refusal(txs, transfer(0, 0, 0, {coin(0, 0), Id{}})), PolicyCode::unknown_input);
   EXPECT_EQ(refusal(txs, transfer(0, 0, 0, {coin(0, 0), coin(1, 1)})), PolicyCode::input_not_owned);

@@ -141,9 +141,7 @@ class TxPool {
   std::size_t size() const noexcept { return entries_.size(); }
   std::uint64_t bytes() const noexcept { return bytes_; }
   std::uint64_t refusals(PolicyCode code) const noexcept { return refusals_[static_cast<std::size_t>(code)]; }
-  std::uint64_t removals(RemovalReason reason) const noexcept {
-    return removals_[static_cast<std::size_t>(reason)];
-  }
+  std::uint64_t removals(RemovalReason reason) const noexcept { return removals_[static_cast<std::size_t>(reason)]; }
 
  private:
   struct Entry {
@@ -187,8 +185,8 @@ class TxPool {
   // The checks from the duplicate on, and what admitting would replace and evict.
   base::Result<Plan> plan(const exec::Transaction& tx, const TxFacts& facts, const ledger::StateView& view) const;
   PolicyVerdict plan_room(const exec::Transaction& tx, const TxFacts& facts, Plan& out) const;
-  PolicyVerdict plan_eviction(const Rank& newcomer, const ledger::Id& sender, std::uint64_t count,
-                              std::uint64_t bytes, Plan& out) const;
+  PolicyVerdict plan_eviction(const Rank& newcomer, const ledger::Id& sender, std::uint64_t count, std::uint64_t bytes,
+                              Plan& out) const;
   base::Result<PolicyVerdict> check_coins(const exec::Transaction& tx, const ledger::StateView& view) const;
   PolicyVerdict counted(PolicyVerdict verdict) noexcept;
 
