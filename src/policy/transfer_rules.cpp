@@ -16,4 +16,6 @@ PolicyVerdict check_kind(const ledger::Transfer& transfer, const MempoolPolicy& 
   return {};
 }
 
+std::span<const ledger::Id> spent_coins(const ledger::Transfer& transfer) { return transfer.inputs; }
+
 }  // namespace sion::policy

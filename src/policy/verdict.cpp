@@ -12,6 +12,19 @@ std::string_view policy_code_name(PolicyCode code) noexcept {
     case PolicyCode::above_pulse_auth_bytes: return "above_pulse_auth_bytes";
     case PolicyCode::fee_below_floor: return "fee_below_floor";
     case PolicyCode::dust_output: return "dust_output";
+    case PolicyCode::fee_below_required: return "fee_below_required";
+    case PolicyCode::already_pooled: return "already_pooled";
+    case PolicyCode::wrong_keys: return "wrong_keys";
+    case PolicyCode::nonce_too_low: return "nonce_too_low";
+    case PolicyCode::fee_unpayable: return "fee_unpayable";
+    case PolicyCode::unknown_input: return "unknown_input";
+    case PolicyCode::input_not_owned: return "input_not_owned";
+    case PolicyCode::nonce_too_far_ahead: return "nonce_too_far_ahead";
+    case PolicyCode::too_many_held: return "too_many_held";
+    case PolicyCode::sender_full: return "sender_full";
+    case PolicyCode::replacement_underpriced: return "replacement_underpriced";
+    case PolicyCode::pool_full: return "pool_full";
+    case PolicyCode::bad_signature: return "bad_signature";
   }
   return "unknown_policy_code";
 }

@@ -124,13 +124,29 @@ TEST(PolicyCodes, NumbersAndNamesAreStable) {
       {PolicyCode::above_pulse_auth_bytes, "above_pulse_auth_bytes"},
       {PolicyCode::fee_below_floor, "fee_below_floor"},
       {PolicyCode::dust_output, "dust_output"},
+      {PolicyCode::fee_below_required, "fee_below_required"},
+      {PolicyCode::already_pooled, "already_pooled"},
+      {PolicyCode::wrong_keys, "wrong_keys"},
+      {PolicyCode::nonce_too_low, "nonce_too_low"},
+      {PolicyCode::fee_unpayable, "fee_unpayable"},
+      {PolicyCode::unknown_input, "unknown_input"},
+      {PolicyCode::input_not_owned, "input_not_owned"},
+      {PolicyCode::nonce_too_far_ahead, "nonce_too_far_ahead"},
+      {PolicyCode::too_many_held, "too_many_held"},
+      {PolicyCode::sender_full, "sender_full"},
+      {PolicyCode::replacement_underpriced, "replacement_underpriced"},
+      {PolicyCode::pool_full, "pool_full"},
+      {PolicyCode::bad_signature, "bad_signature"},
   };
+  ASSERT_EQ(codes.size(), kAllPolicyCodes.size());
   for (std::size_t i = 0; i < codes.size(); ++i) {
     EXPECT_EQ(static_cast<std::size_t>(codes[i].first), i);
     EXPECT_EQ(policy_code_name(codes[i].first), codes[i].second);
+    EXPECT_EQ(kAllPolicyCodes[i], codes[i].first);
   }
   EXPECT_EQ(codec::encode(PolicyCode::fee_below_floor), base::Bytes{6});
-  EXPECT_FALSE(codec::decode<PolicyCode>(base::Bytes{8}).ok());
+  EXPECT_EQ(codec::encode(PolicyCode::bad_signature), base::Bytes{20});
+  EXPECT_FALSE(codec::decode<PolicyCode>(base::Bytes{21}).ok());
 }
 
 }  // namespace

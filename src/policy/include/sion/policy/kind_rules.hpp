@@ -4,6 +4,8 @@
 // no rules of its own takes the generic overload: the checks every
 // transaction gets are enough for it.
 
+#include <span>
+
 #include "sion/ledger/transfer.hpp"
 #include "sion/policy/mempool.hpp"
 #include "sion/policy/verdict.hpp"
@@ -17,5 +19,13 @@ PolicyVerdict check_kind(const Kind& /*body*/, const MempoolPolicy& /*policy*/) 
 
 // Dust: every output pays at least policy.dust_threshold.
 PolicyVerdict check_kind(const ledger::Transfer& transfer, const MempoolPolicy& policy);
+
+// The coins a kind spends, which the pool checks exist and belong to the
+// sender (docs/mempool.md, "Admission"); the fee coin is checked apart.
+template <class Kind>
+std::span<const ledger::Id> spent_coins(const Kind& /*body*/) {
+  return {};
+}
+std::span<const ledger::Id> spent_coins(const ledger::Transfer& transfer);
 
 }  // namespace sion::policy
