@@ -1,12 +1,12 @@
 #include "sion/node/devnet_dir.hpp"
 
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "sion/base/testing/file_mode.hpp"
 #include "sion/base/testing/temp_dir.hpp"
 #include "sion/exec/genesis.hpp"
 #include "sion/wallet/key_file.hpp"
@@ -15,13 +15,8 @@ namespace sion::node {
 namespace {
 
 namespace fs = std::filesystem;
+using base::testing::file_mode;
 using base::testing::TempDir;
-
-unsigned mode_of(const std::string& path) {
-  struct stat st {};
-  EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
-  return static_cast<unsigned>(st.st_mode & 07777);
-}
 
 DevnetDirSpec small_spec(const std::string& dir) {
   DevnetDirSpec spec;
@@ -47,9 +42,9 @@ TEST(DevnetDir, CreatesEverythingOneValidatorNeeds) {
   EXPECT_EQ(config.validator_key_file, dir + "/keys/validator.json");
   EXPECT_EQ(config.api.address, (HostPort{"127.0.0.1", 0}));
   EXPECT_EQ(config.pulse.interval_ms, 250u);
-  EXPECT_EQ(mode_of(config.data_dir), 0700u);
-  EXPECT_EQ(mode_of(dir + "/keys"), 0700u);
-  EXPECT_EQ(mode_of(config.validator_key_file), 0600u);
+  EXPECT_EQ(file_mode(config.data_dir), 0700u);
+  EXPECT_EQ(file_mode(dir + "/keys"), 0700u);
+  EXPECT_EQ(file_mode(config.validator_key_file), 0600u);
   ASSERT_EQ(made->account_key_files.size(), 2u);
   EXPECT_EQ(made->account_key_files[1], dir + "/keys/account-0001.json");
 

@@ -1,13 +1,13 @@
 #include "sion/wallet/keygen.hpp"
 
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "sion/base/bytes.hpp"
+#include "sion/base/testing/file_mode.hpp"
 #include "sion/base/testing/temp_dir.hpp"
 #include "sion/wallet/address.hpp"
 #include "sion/wallet/key_file.hpp"
@@ -16,13 +16,8 @@ namespace sion::wallet {
 namespace {
 
 namespace fs = std::filesystem;
+using base::testing::file_mode;
 using base::testing::TempDir;
-
-unsigned mode_of(const std::string& path) {
-  struct stat st {};
-  EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
-  return static_cast<unsigned>(st.st_mode & 07777);
-}
 
 TEST(Keygen, WritesAnOwnerOnlyKeyFileNamedByItsAddress) {
   TempDir tmp;
@@ -30,8 +25,8 @@ TEST(Keygen, WritesAnOwnerOnlyKeyFileNamedByItsAddress) {
   const auto key = generate_key_file(crypto::Profile::hybrid, std::nullopt, key_dir);
   ASSERT_TRUE(key) << key.error().reason;
   EXPECT_EQ(key->path, key_dir + "/" + address_to_text(key->account).substr(0, 16) + ".json");
-  EXPECT_EQ(mode_of(key->path), 0600u);
-  EXPECT_EQ(mode_of(key_dir), 0700u);
+  EXPECT_EQ(file_mode(key->path), 0600u);
+  EXPECT_EQ(file_mode(key_dir), 0700u);
   const auto read = read_key_file(key->path);
   ASSERT_TRUE(read) << read.error().reason;
   EXPECT_EQ(ledger::account_id(read->public_bundle()), key->account);
