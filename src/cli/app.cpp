@@ -13,6 +13,7 @@
 
 #include "sion/bench/group.hpp"
 #include "sion/cli/commands.hpp"
+#include "sion/cli/keys.hpp"
 #include "sion/cli/tx_decode.hpp"
 
 namespace sion::cli {
@@ -128,6 +129,32 @@ void add_genesis(CLI::App& app, GenesisOptions& options) {
       "overwritten. The file formats are in docs/genesis.md.\n");
 }
 
+CLI::App* add_keygen(CLI::App& app, KeygenOptions& options) {
+  CLI::App* keygen = app.add_subcommand("keygen", "Make a new account key and write its key file");
+  keygen
+      ->add_option("--profile", options.profile,
+                   fmt::format("Signature profile: dual, cold, strong, hybrid, classic [default: {}]", options.profile))
+      ->option_text("<PROFILE>");
+  keygen
+      ->add_option("--out", options.out,
+                   "The key file to write [default: ~/.sion/keys/<first 16 hex digits of the address>.json]")
+      ->option_text("<FILE>");
+  keygen->set_help_flag("-h,--help", "Print help");
+  keygen->footer(
+      "The key file holds the account's secret seed: it is created with mode 0600 in a folder\n"
+      "only its owner may write to (created with mode 0700), and never overwrites a file.\n"
+      "Prints the address (docs/wallet.md).");
+  return keygen;
+}
+
+CLI::App* add_address(CLI::App& app, AddressOptions& options) {
+  CLI::App* address = app.add_subcommand("address", "Print the address (account id) of a key file");
+  address->add_option("--key", options.key, "The key file [default: the only key file in ~/.sion/keys]")
+      ->option_text("<FILE>");
+  address->set_help_flag("-h,--help", "Print help");
+  return address;
+}
+
 // `sion tx decode`: one subcommand per action on transactions.
 CLI::App* add_tx(CLI::App& app, std::string& input) {
   CLI::App* tx = app.add_subcommand("tx", "Work with transactions");
@@ -165,6 +192,10 @@ int run_app(int argc, const char* const* argv) {
   add_genesis(app, genesis_options);
   std::string tx_input;
   CLI::App* tx_decode = add_tx(app, tx_input);
+  KeygenOptions keygen_options;
+  CLI::App* keygen = add_keygen(app, keygen_options);
+  AddressOptions address_options;
+  CLI::App* address = add_address(app, address_options);
 
   try {
     app.parse(argc, argv);
@@ -186,6 +217,15 @@ int run_app(int argc, const char* const* argv) {
     const base::Status status = run_tx_decode(tx_input, stdout);
     if (status) return code(ExitCode::ok);
     print_error(status.error().reason.c_str());
+    return code(status.error().is_invalid_input() ? ExitCode::usage : ExitCode::failure);
+  }
+  if (keygen->parsed() || address->parsed()) {
+    const base::Status status =
+        keygen->parsed() ? run_keygen(keygen_options, stdout) : run_address(address_options, stdout);
+    if (status) return code(ExitCode::ok);
+    print_error(status.error().reason.c_str());
+    // A bad option, a taken or unsafe key file, or one that does not read
+    // as a key file blames the command line; a failing system does not.
     return code(status.error().is_invalid_input() ? ExitCode::usage : ExitCode::failure);
   }
   // Exactly one subcommand was required: genesis or bench.

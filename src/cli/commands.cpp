@@ -10,6 +10,7 @@
 #include "sion/base/cpu.hpp"
 #include "sion/bench/group.hpp"
 #include "sion/bench/report.hpp"
+#include "sion/cli/keys.hpp"
 #include "sion/crypto/bundle.hpp"
 #include "sion/crypto/conformance.hpp"
 #include "sion/exec/genesis.hpp"
@@ -85,19 +86,13 @@ ConformanceTotals run_conformance(const ConformanceOptions& options, std::FILE* 
 }
 
 base::Status run_genesis(const GenesisOptions& options, std::FILE* out) {
-  const auto profile = crypto::profile_from_name(options.profile);
-  if (!profile) {
-    std::vector<std::string_view> names;
-    for (const crypto::Profile known : crypto::kAllProfiles) names.push_back(crypto::profile_name(known));
-    return base::fail(base::Errc::invalid_argument, fmt::format("unknown profile '{}' in --profile; valid profiles: {}",
-                                                                options.profile, fmt::join(names, ", ")));
-  }
+  SION_TRY(const crypto::Profile profile, profile_option(options.profile));
   wallet::DevnetSpec spec;
   spec.accounts = options.accounts;
   spec.chain_id = options.chain_id;
   spec.amount = options.amount;
   spec.coins_per_account = options.coins_per_account;
-  spec.profile = *profile;
+  spec.profile = profile;
   spec.genesis_path = options.out;
   spec.key_dir = options.keys.value_or("");
   spec.overwrite = options.force;
@@ -115,7 +110,7 @@ base::Status run_genesis(const GenesisOptions& options, std::FILE* out) {
   const std::size_t coins = options.coins_per_account * genesis.accounts.size();
   fmt::print(out, "genesis: {}\n", devnet->genesis_path);
   fmt::print(out, "chain id: {}\n", genesis.params.chain_id);
-  fmt::print(out, "accounts: {} ({} keys)\n", genesis.accounts.size(), crypto::profile_name(*profile));
+  fmt::print(out, "accounts: {} ({} keys)\n", genesis.accounts.size(), crypto::profile_name(profile));
   fmt::print(out, "coins: {} of {}, total supply {}\n", coins, options.amount, devnet->total_supply);
   fmt::print(out, "state root: {}\n", base::to_hex(devnet->state_root));
   const std::string& first = devnet->key_files.front();

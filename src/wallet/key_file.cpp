@@ -57,15 +57,6 @@ std::string key_file_text(crypto::Profile profile, const crypto::KeySeed& seed, 
   return text;
 }
 
-// Wipes a seed when it goes out of scope.
-struct SeedGuard {
-  crypto::KeySeed seed{};
-  SeedGuard() = default;
-  SeedGuard(const SeedGuard&) = delete;
-  SeedGuard& operator=(const SeedGuard&) = delete;
-  ~SeedGuard() { base::secure_wipe(seed.data(), seed.size()); }
-};
-
 base::Result<crypto::SigningBundle> key_from_json(const base::JsonValue& document) {
   SION_TRY(auto object, base::JsonView(document).as_object());
   SION_TRY(const base::JsonView profile_field, object.field("profile"));
@@ -73,7 +64,7 @@ base::Result<crypto::SigningBundle> key_from_json(const base::JsonValue& documen
   const auto profile = crypto::profile_from_name(profile_name);
   if (!profile) return profile_field.invalid("unknown profile " + base::json_quoted(profile_name));
 
-  SeedGuard guard;
+  KeySeedGuard guard;
   {
     SION_TRY(base::Bytes seed, object.hex("seed", {.size = crypto::kKeySeedBytes}));
     std::copy(seed.begin(), seed.end(), guard.seed.begin());

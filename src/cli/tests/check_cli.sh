@@ -368,6 +368,90 @@ PY
     run tx
     expect_status 2
     ;;
+  keygen)
+    # Default destination: $HOME/.sion/keys/<first 16 hex digits>.json.
+    export HOME="$work/home"
+    run keygen --profile hybrid
+    expect_status 0
+    expect_line "$out" '^address: [0-9a-f]{64}$'
+    expect_line "$out" '^profile: hybrid$'
+    address=$(sed -n 's/^address: //p' <<<"$out")
+    file="$HOME/.sion/keys/${address:0:16}.json"
+    expect_line "$out" "^key file: $file\$"
+    [[ "$(stat -c %a "$file")" == 600 ]] || fail "key file mode $(stat -c %a "$file")"
+    [[ "$(stat -c %a "$HOME/.sion/keys")" == 700 ]] || fail "key directory mode $(stat -c %a "$HOME/.sion/keys")"
+    "$python" - "$file" "$address" <<'PY' || fail "key file content"
+import json, re, sys
+k = json.load(open(sys.argv[1], encoding="utf-8"))
+assert list(k) == ["profile", "seed", "account"], k.keys()
+assert k["profile"] == "hybrid" and k["account"] == sys.argv[2]
+assert re.fullmatch("[0-9a-f]{64}", k["seed"])
+PY
+    # `sion address` reads it back: by default the only key file there.
+    run address
+    expect_status 0
+    [[ "$out" == "$address" ]] || fail "address $out, keygen said $address"
+    run address --key "$file"
+    expect_status 0
+    [[ "$out" == "$address" ]] || fail "address --key $out, keygen said $address"
+    # --out, every profile, a folder created with mode 0700.
+    for profile in dual cold strong hybrid classic; do
+      run keygen --profile "$profile" --out "$work/keys/$profile.json"
+      expect_status 0
+      expect_line "$out" "^profile: $profile\$"
+      [[ "$(stat -c %a "$work/keys/$profile.json")" == 600 ]] || fail "$profile key file mode"
+      run address --key "$work/keys/$profile.json"
+      expect_status 0
+      expect_line "$out" '^[0-9a-f]{64}$'
+    done
+    [[ "$(stat -c %a "$work/keys")" == 700 ]] || fail "--out folder mode $(stat -c %a "$work/keys")"
+    ;;
+  keygen_errors)
+    export HOME="$work/home"
+    run keygen --profile falcon --out "$work/k.json"
+    expect_status 2
+    expect_line "$err" "^sion: error: unknown profile 'falcon' in --profile; valid profiles: dual, cold, strong, hybrid, classic$"
+    [[ ! -e "$work/k.json" ]] || fail "wrote a key despite the bad profile"
+    mkdir -m 700 "$work/keys"
+    run keygen --profile classic --out "$work/keys/k.json"
+    expect_status 0
+    cp "$work/keys/k.json" "$work/first.json"
+    run keygen --profile classic --out "$work/keys/k.json"
+    expect_status 2
+    expect_line "$err" "^sion: error: key file '$work/keys/k\.json' already exists"
+    cmp -s "$work/keys/k.json" "$work/first.json" || fail "overwrote an existing key file"
+    mkdir -m 777 "$work/open"
+    chmod 777 "$work/open"
+    run keygen --out "$work/open/k.json"
+    expect_status 2
+    expect_line "$err" "chmod 700"
+    [[ ! -e "$work/open/k.json" ]] || fail "wrote a key into a folder others may write to"
+    unset HOME
+    run keygen --profile classic
+    expect_status 2
+    expect_line "$err" '^sion: error: HOME is not set'
+    ;;
+  address)
+    export HOME="$work/home"
+    run address
+    expect_status 2
+    expect_line "$err" "^sion: error: key directory '$HOME/\.sion/keys' does not exist$"
+    mkdir -p -m 700 "$HOME/.sion/keys"
+    run keygen --profile classic
+    run keygen --profile classic
+    run address
+    expect_status 2
+    expect_line "$err" '^sion: error: several key files in .*; choose one with --key FILE$'
+    run address --key "$work/none.json"
+    expect_status 2
+    expect_line "$err" "^sion: error: .*none\.json"
+    # A key file others may read is refused (docs/genesis.md, "Key files").
+    run keygen --profile classic --out "$work/keys/k.json"
+    chmod 644 "$work/keys/k.json"
+    run address --key "$work/keys/k.json"
+    expect_status 2
+    expect_line "$err" "chmod 600"
+    ;;
   *)
     fail "unknown case"
     ;;

@@ -1,7 +1,6 @@
 #include "sion/wallet/devnet.hpp"
 
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -9,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "sion/base/testing/file_mode.hpp"
 #include "sion/base/testing/temp_dir.hpp"
 #include "sion/wallet/key_file.hpp"
 
@@ -16,15 +16,10 @@ namespace sion::wallet {
 namespace {
 
 namespace fs = std::filesystem;
+using base::testing::file_mode;
 using base::testing::TempDir;
 using exec::Amount;
 using exec::read_genesis_file;
-
-unsigned file_mode(const std::string& path) {
-  struct stat st {};
-  EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
-  return static_cast<unsigned>(st.st_mode & 07777);
-}
 
 TEST(Devnet, DevnetWritesKeysAndGenesis) {
   TempDir dir;

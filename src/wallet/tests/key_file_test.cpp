@@ -14,6 +14,7 @@
 
 #include "sion/base/bytes.hpp"
 #include "sion/base/testing/fifo.hpp"
+#include "sion/base/testing/file_mode.hpp"
 #include "sion/base/testing/temp_dir.hpp"
 #include "sion/exec/transaction.hpp"
 
@@ -21,6 +22,7 @@ namespace sion::wallet {
 namespace {
 
 namespace fs = std::filesystem;
+using base::testing::file_mode;
 using base::testing::TempDir;
 using exec::account_id;
 
@@ -28,12 +30,6 @@ crypto::SigningBundle test_bundle(std::uint8_t seed_byte, crypto::Profile profil
   crypto::KeySeed seed{};
   seed.fill(seed_byte);
   return crypto::SigningBundle::from_seed(profile, seed).value();
-}
-
-unsigned file_mode(const std::string& path) {
-  struct stat st {};
-  EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
-  return static_cast<unsigned>(st.st_mode & 07777);
 }
 
 void write_text(const std::string& path, const std::string& text, fs::perms perms) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "sion/base/bytes.hpp"
 #include "sion/base/file.hpp"
 #include "sion/base/result.hpp"
 #include "sion/crypto/bundle.hpp"
@@ -22,6 +23,15 @@ namespace sion::wallet {
 
 // Key files larger than this are refused unread.
 inline constexpr std::size_t kMaxKeyFileBytes = 4096;
+
+// A seed wiped from memory when it goes out of scope.
+struct KeySeedGuard {
+  crypto::KeySeed seed{};
+  KeySeedGuard() = default;
+  KeySeedGuard(const KeySeedGuard&) = delete;
+  KeySeedGuard& operator=(const KeySeedGuard&) = delete;
+  ~KeySeedGuard() { base::secure_wipe(seed.data(), seed.size()); }
+};
 
 // An open key directory.
 struct KeyDirectory {
