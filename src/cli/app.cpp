@@ -14,6 +14,7 @@
 #include "sion/bench/group.hpp"
 #include "sion/cli/commands.hpp"
 #include "sion/cli/keys.hpp"
+#include "sion/cli/node_commands.hpp"
 #include "sion/cli/tx_decode.hpp"
 
 namespace sion::cli {
@@ -173,6 +174,44 @@ CLI::App* add_tx(CLI::App& app, std::string& input) {
   return decode;
 }
 
+void add_node(CLI::App& app, std::string& config_path) {
+  CLI::App* node = app.add_subcommand("node", "Run a validator node from its config file until SIGINT or SIGTERM");
+  node->add_option("--config", config_path, "The node's config file (docs/node-config.md)")
+      ->required()
+      ->option_text("<FILE>");
+  node->set_help_flag("-h,--help", "Print help");
+}
+
+void add_devnet(CLI::App& app, DevnetOptions& options) {
+  CLI::App* devnet = app.add_subcommand(
+      "devnet", "Create (or resume) a local devnet in a folder and run its validator in the foreground");
+  devnet
+      ->add_option("--validators", options.validators,
+                   fmt::format("Validators [default: {}; only 1 for now]", options.validators))
+      ->check(unsigned_decimal())
+      ->option_text("<N>");
+  devnet->add_option("--dir", options.dir, fmt::format("The devnet folder [default: {}]", options.dir))
+      ->option_text("<DIR>");
+  devnet
+      ->add_option("--accounts", options.accounts,
+                   fmt::format("Funded accounts, when creating [default: {}]", options.accounts))
+      ->check(unsigned_decimal())
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100'000}))
+      ->option_text("<N>");
+  devnet
+      ->add_option("--interval-ms", options.interval_ms,
+                   fmt::format("Pulse interval, when creating [default: {}]", options.interval_ms))
+      ->check(unsigned_decimal())
+      ->check(CLI::Range(std::uint32_t{100}, std::uint32_t{60'000}))
+      ->option_text("<MS>");
+  devnet->add_option("--api", options.api, fmt::format("API address, when creating [default: {}]", options.api))
+      ->option_text("<HOST:PORT>");
+  devnet->set_help_flag("-h,--help", "Print help");
+  devnet->footer(
+      "The folder holds node.toml, genesis.json, keys/ and data/; run again with the same --dir\n"
+      "to resume the same chain. Ctrl-C stops the node cleanly.");
+}
+
 int run_app(int argc, const char* const* argv) {
   CLI::App app("Sion: a post-quantum ledger for agent payments", "sion");
   app.set_help_flag("-h,--help", "Print help");
@@ -196,6 +235,10 @@ int run_app(int argc, const char* const* argv) {
   CLI::App* keygen = add_keygen(app, keygen_options);
   AddressOptions address_options;
   CLI::App* address = add_address(app, address_options);
+  std::string node_config;
+  add_node(app, node_config);
+  DevnetOptions devnet_options;
+  add_devnet(app, devnet_options);
 
   try {
     app.parse(argc, argv);
@@ -228,9 +271,16 @@ int run_app(int argc, const char* const* argv) {
     // as a key file blames the command line; a failing system does not.
     return code(status.error().is_invalid_input() ? ExitCode::usage : ExitCode::failure);
   }
-  // Exactly one subcommand was required: genesis or bench.
-  const base::Status status =
-      app.got_subcommand("genesis") ? run_genesis(genesis_options, stdout) : run_bench(bench_options, stdout);
+  base::Status status;
+  if (app.got_subcommand("node")) {
+    status = run_node(node_config, stdout);
+  } else if (app.got_subcommand("devnet")) {
+    status = run_devnet(devnet_options, stdout);
+  } else if (app.got_subcommand("genesis")) {
+    status = run_genesis(genesis_options, stdout);
+  } else {
+    status = run_bench(bench_options, stdout);
+  }
   if (!status) {
     print_error(status.error().reason.c_str());
     // An option value that makes no sense (an unknown group, a file that

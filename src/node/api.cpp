@@ -1,0 +1,474 @@
+#include "sion/node/api.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <thread>
+#include <utility>
+
+#include "sion/base/build_info.hpp"
+#include "sion/base/json.hpp"
+#include "sion/codec/codec.hpp"
+#include "sion/da/sampling.hpp"
+#include "sion/node/json_views.hpp"
+#include "sion/node/prometheus.hpp"
+
+namespace sion::node {
+namespace {
+
+using http::json_error;
+using http::Request;
+using http::Response;
+
+std::uint64_t now_ms() {
+  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                        std::chrono::system_clock::now().time_since_epoch())
+                                        .count());
+}
+
+Response ok(const Json& body, unsigned status = 200) { return Response::json(status, body.dump()); }
+Response bad_request(std::string_view message) { return json_error(400, "bad_request", message); }
+Response not_found(std::string_view message) { return json_error(404, "not_found", message); }
+Response internal(const base::Error& error) { return json_error(500, "internal", error.to_string()); }
+
+// A decimal u64 without sign, spaces or leading '+'.
+std::optional<std::uint64_t> parse_u64(std::string_view text) {
+  std::uint64_t value = 0;
+  if (text.empty() || text.size() > 20) return std::nullopt;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// A 32-byte id written as 64 lower-case hex digits.
+std::optional<commit::Hash> parse_id(std::string_view text) {
+  if (text.size() != 64) return std::nullopt;
+  auto bytes = base::from_hex(text);
+  if (!bytes || bytes->size() != 32) return std::nullopt;
+  for (const char c : text) {
+    if (c >= 'A' && c <= 'F') return std::nullopt;
+  }
+  commit::Hash id{};
+  std::copy(bytes->begin(), bytes->end(), id.begin());
+  return id;
+}
+
+// Path parameter `name` as a u64, or the 400 answer naming it.
+std::variant<std::uint64_t, Response> u64_param(const Request& request, std::string_view name) {
+  const std::string* text = request.param(name);
+  if (text == nullptr) return bad_request(fmt::format("missing {}", name));
+  if (auto value = parse_u64(*text)) return *value;
+  return bad_request(fmt::format("{}: expected a decimal integer, got \"{}\"", name, text->substr(0, 40)));
+}
+
+std::variant<commit::Hash, Response> id_param(const Request& request, std::string_view name) {
+  const std::string* text = request.param(name);
+  if (text == nullptr) return bad_request(fmt::format("missing {}", name));
+  if (auto id = parse_id(*text)) return *id;
+  return json_error(400, "bad_hex", fmt::format("{}: expected 64 lower-case hex digits", name));
+}
+
+// A query parameter that must be a u64 when present.
+std::variant<std::optional<std::uint64_t>, Response> u64_query(const Request& request, std::string_view name) {
+  const std::string* text = request.query_param(name);
+  if (text == nullptr) return std::optional<std::uint64_t>{};
+  if (auto value = parse_u64(*text)) return std::optional<std::uint64_t>{*value};
+  return bad_request(fmt::format("{}: expected a decimal integer, got \"{}\"", name, text->substr(0, 40)));
+}
+
+// The height a route names: a number, or "latest".
+std::variant<std::uint64_t, Response> height_param(const Request& request, const Node& node) {
+  const std::string* text = request.param("height");
+  if (text != nullptr && *text == "latest") {
+    auto lock = node.read_lock();
+    return node.chain().height();
+  }
+  return u64_param(request, "height");
+}
+
+// The body of POST /v1/transactions as codec bytes.
+std::variant<base::Bytes, Response> submitted_bytes(const Request& request) {
+  const std::string* type = request.header("Content-Type");
+  const std::string media = type == nullptr ? std::string() : type->substr(0, type->find(';'));
+  if (http::iequals(media, "application/octet-stream")) {
+    return base::Bytes(request.body.begin(), request.body.end());
+  }
+  if (http::iequals(media, "application/json")) {
+    auto document = base::parse_json(request.body);
+    if (!document) return json_error(400, "bad_json", document.error().reason);
+    auto object = base::JsonView(*document).as_object();
+    if (!object) return json_error(400, "bad_json", object.error().reason);
+    auto hex = object->hex("transaction");
+    if (!hex) {
+      const bool bad_hex = object->has("transaction") && hex.error().reason.find("hex") != std::string::npos;
+      return json_error(400, bad_hex ? "bad_hex" : "bad_json", hex.error().reason);
+    }
+    if (auto finished = object->finish(); !finished) return json_error(400, "bad_json", finished.error().reason);
+    return std::move(hex).value();
+  }
+  return json_error(415, "unsupported_media_type",
+                    "send the transaction as application/octet-stream or as application/json "
+                    "{\"transaction\": \"<hex>\"}");
+}
+
+Response submit_answer(const base::Result<SubmitOutcome>& outcome) {
+  if (!outcome) {
+    if (outcome.error().is_invalid_input()) return json_error(400, "bad_encoding", outcome.error().reason);
+    return internal(outcome.error());
+  }
+  const policy::PolicyVerdict& verdict = outcome->verdict;
+  if (!verdict.ok()) {
+    const std::string_view code = policy::policy_code_name(verdict.code);
+    const unsigned status = verdict.code == policy::PolicyCode::pool_full ? 503 : 422;
+    return json_error(status, code, verdict.reason);
+  }
+  return ok(Json{{"tx_id", base::to_hex(outcome->tx_id)},
+                 {"status", std::string(policy::pool_status_name(outcome->status))}},
+            202);
+}
+
+void export_server_stats(PrometheusText& text, const http::ServerStats& stats) {
+  text.family("sion_api_requests_total", "counter", "API responses, by status class.");
+  static constexpr const char* kClasses[] = {"1xx", "2xx", "3xx", "4xx", "5xx"};
+  for (std::size_t i = 0; i < stats.responses_by_class.size(); ++i) {
+    text.sample("sion_api_requests_total", stats.responses_by_class[i], {{"class", kClasses[i]}});
+  }
+  text.gauge("sion_api_connections_open", "Open API connections.", stats.connections_open);
+  text.counter("sion_api_connections_refused_total", "Connections closed at once: over the connection limit.",
+               stats.connections_refused);
+  text.counter("sion_api_malformed_requests_total", "Requests that were not valid HTTP.", stats.malformed_requests);
+  text.counter("sion_api_timeouts_total", "Connections closed for a request or write that took too long.",
+               stats.timeouts);
+  text.counter("sion_api_rate_limited_total", "Requests refused by the per-client rate limit.", stats.rate_limited);
+  text.counter("sion_api_handler_errors_total", "Requests whose handler failed (answered 500).",
+               stats.handler_errors);
+  text.counter("sion_api_event_streams_lagged_total", "Event subscribers disconnected for falling behind.",
+               stats.sse_lagged);
+  text.histogram("sion_api_request_duration_us", "API request time, from a complete header to the response.",
+                 http::kLatencyBoundsMicros, stats.latency_buckets, stats.latency_sum_micros);
+}
+
+}  // namespace
+
+Api::Api(Node& node, http::Server& server, ApiOptions options)
+    : node_(node),
+      server_(server),
+      options_(options),
+      admission_(options.admission_threads != 0 ? options.admission_threads
+                                                : std::max(1u, std::thread::hardware_concurrency()),
+                 options.admission_queue) {}
+
+Api::~Api() { admission_.stop(); }
+
+base::Status Api::register_routes() {
+  Node& node = node_;
+
+  SION_TRY_STATUS(server_.route("POST", "/v1/transactions", [this](Request request, http::Reply reply) {
+    auto bytes = submitted_bytes(request);
+    if (auto* refused = std::get_if<Response>(&bytes)) return reply(std::move(*refused));
+    auto pending = std::make_shared<http::Reply>(std::move(reply));
+    auto job = [this, pending, bytes = std::get<base::Bytes>(std::move(bytes))] {
+      (*pending)(submit_answer(node_.submit(bytes, now_ms())));
+    };
+    if (!admission_.submit(std::move(job))) {
+      busy_.fetch_add(1);
+      (*pending)(json_error(503, "busy", "the admission queue is full; retry shortly"));
+    }
+  }));
+
+  SION_TRY_STATUS(server_.route("GET", "/v1/transactions/{id}", [&node](const Request& request) -> Response {
+    auto id = id_param(request, "id");
+    if (auto* refused = std::get_if<Response>(&id)) return std::move(*refused);
+    const commit::Hash tx_id = std::get<commit::Hash>(id);
+    auto view = node.transaction(tx_id);
+    if (!view) return internal(view.error());
+    Json out{{"tx_id", base::to_hex(tx_id)}};
+    switch (view->kind) {
+      case Node::TxView::Kind::unknown:
+        return not_found("this node has not seen the transaction (or no longer remembers it)");
+      case Node::TxView::Kind::pooled:
+        out["status"] = std::string(policy::pool_status_name(view->pool_status));
+        break;
+      case Node::TxView::Kind::executed: {
+        const TxRecord& record = *view->record;
+        out["status"] = "executed";
+        out["height"] = record.location.height;
+        out["index"] = record.location.position;
+        auto lock = node.read_lock();
+        if (auto header = node.chain().header(record.location.height)) {
+          out["pulse_hash"] = base::to_hex(exec::pulse_hash(*header));
+        }
+        out["receipt"] = receipt_json(record.receipt);
+        break;
+      }
+      case Node::TxView::Kind::removed: {
+        const policy::RemovalReason reason = view->outcome->reason;
+        const bool dropped =
+            reason == policy::RemovalReason::stale_nonce || reason == policy::RemovalReason::inputs_spent;
+        out["status"] = dropped ? std::string("dropped") : std::string(policy::removal_reason_name(reason));
+        out["reason"] = std::string(policy::removal_reason_name(reason));
+        out["height"] = view->outcome->height;
+        break;
+      }
+    }
+    return ok(out);
+  }));
+
+  SION_TRY_STATUS(server_.route("GET", "/v1/pulses/{height}", [&node](const Request& request) -> Response {
+    auto height = height_param(request, node);
+    if (auto* refused = std::get_if<Response>(&height)) return std::move(*refused);
+    const std::uint64_t h = std::get<std::uint64_t>(height);
+    auto lock = node.read_lock();
+    if (h == 0 || h > node.chain().height()) {
+      return not_found(fmt::format("no Pulse at height {} (the chain is at {})", h, node.chain().height()));
+    }
+    auto header = node.chain().header(h);
+    if (!header) return internal(header.error());
+    auto receipts = node.chain().receipts(h);
+    if (!receipts) return internal(receipts.error());
+    Json ids = Json::array();
+    for (const exec::Receipt& receipt : *receipts) ids.push_back(base::to_hex(receipt.tx_id));
+    return ok(Json{{"height", h},
+                   {"hash", base::to_hex(exec::pulse_hash(*header))},
+                   {"header_hex", base::to_hex(codec::encode(*header))},
+                   {"header", header_json(*header)},
+                   {"transactions", std::move(ids)}});
+  }));
+
+  SION_TRY_STATUS(
+      server_.route("GET", "/v1/pulses/{height}/availability", [&node](const Request& request) -> Response {
+        auto height = height_param(request, node);
+        if (auto* refused = std::get_if<Response>(&height)) return std::move(*refused);
+        auto published = node.published(std::get<std::uint64_t>(height));
+        if (!published) {
+          return published.error().code == base::Errc::not_found ? not_found(published.error().reason)
+                                                                 : internal(published.error());
+        }
+        const exec::PublishedPulse& data = **published;
+        return ok(Json{{"height", std::get<std::uint64_t>(height)},
+                       {"data",
+                        Json{{"original_width", data.commitment.original_width},
+                             {"data_bytes", data.commitment.data_bytes},
+                             {"data_root", base::to_hex(data.commitment.data_root)}}},
+                       {"availability_hex", base::to_hex(codec::encode(data.trees.header()))}});
+      }));
+
+  SION_TRY_STATUS(server_.route(
+      "GET", "/v1/pulses/{height}/shares/{row}/{col}", [&node](const Request& request) -> Response {
+        auto height = height_param(request, node);
+        if (auto* refused = std::get_if<Response>(&height)) return std::move(*refused);
+        auto row = u64_param(request, "row");
+        if (auto* refused = std::get_if<Response>(&row)) return std::move(*refused);
+        auto col = u64_param(request, "col");
+        if (auto* refused = std::get_if<Response>(&col)) return std::move(*refused);
+        auto published = node.published(std::get<std::uint64_t>(height));
+        if (!published) {
+          return published.error().code == base::Errc::not_found ? not_found(published.error().reason)
+                                                                 : internal(published.error());
+        }
+        const exec::PublishedPulse& data = **published;
+        const std::uint64_t width = 2 * std::uint64_t{data.commitment.original_width};
+        const std::uint64_t r = std::get<std::uint64_t>(row);
+        const std::uint64_t c = std::get<std::uint64_t>(col);
+        if (r >= width || c >= width) {
+          return not_found(fmt::format("share ({}, {}) is outside the {}x{} extended square", r, c, width, width));
+        }
+        const da::ShareProof proof = da::prove_share(data.square, data.trees, da::Axis::row,
+                                                     static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(c));
+        return ok(Json{{"row", r}, {"column", c}, {"proof_hex", base::to_hex(codec::encode(proof))}});
+      }));
+
+  SION_TRY_STATUS(server_.route("GET", "/v1/objects/{id}", [&node](const Request& request) -> Response {
+    auto id = id_param(request, "id");
+    if (auto* refused = std::get_if<Response>(&id)) return std::move(*refused);
+    auto at = u64_query(request, "height");
+    if (auto* refused = std::get_if<Response>(&at)) return std::move(*refused);
+    const std::string* proof_text = request.query_param("proof");
+    if (proof_text != nullptr && *proof_text != "true" && *proof_text != "false") {
+      return bad_request("proof: expected true or false");
+    }
+    const bool with_proof = proof_text != nullptr && *proof_text == "true";
+    const commit::Hash object_id = std::get<commit::Hash>(id);
+    auto lock = node.read_lock();
+    const std::uint64_t latest = node.chain().height();
+    const std::uint64_t height = std::get<std::optional<std::uint64_t>>(at).value_or(latest);
+    if (height > latest) return not_found(fmt::format("height {} is above the chain's {}", height, latest));
+    Json out{{"id", base::to_hex(object_id)}, {"height", height}};
+    if (height == latest) {
+      auto proven = node.chain().get_with_proof(object_id);
+      if (!proven) return internal(proven.error());
+      out["state_root"] = base::to_hex(proven->root);
+      out["object"] = proven->object ? object_json(*proven->object) : Json(nullptr);
+      if (with_proof) out["proof_hex"] = base::to_hex(codec::encode(proven->proof));
+      return ok(out);
+    }
+    // An older retained height: the proof says what the object was.
+    auto root = node.chain().state_root_at(height);
+    if (!root) return not_found(root.error().reason);
+    auto proof = node.chain().prove_at(object_id, height);
+    if (!proof) return not_found(proof.error().reason);
+    out["state_root"] = base::to_hex(*root);
+    out["object"] = nullptr;
+    out["object_hash"] = proof->value ? Json(base::to_hex(*proof->value)) : Json(nullptr);
+    out["proof_hex"] = base::to_hex(codec::encode(*proof));
+    return ok(out);
+  }));
+
+  SION_TRY_STATUS(server_.route("GET", "/v1/accounts/{id}", [&node](const Request& request) -> Response {
+    auto id = id_param(request, "id");
+    if (auto* refused = std::get_if<Response>(&id)) return std::move(*refused);
+    const commit::Hash account_id = std::get<commit::Hash>(id);
+    auto lock = node.read_lock();
+    auto object = node.chain().state().get(account_id);
+    if (!object) return internal(object.error());
+    Json out{{"id", base::to_hex(account_id)}, {"height", node.chain().height()}, {"exists", object->has_value()}};
+    if (*object) {
+      auto account = exec::account_from(**object);
+      if (!account) return internal(account.error());
+      out["nonce"] = account->nonce;
+      out["keys_id"] = base::to_hex(account->keys_id);
+    } else {
+      out["nonce"] = 0;
+      out["keys_id"] = nullptr;
+    }
+    auto coins = node.chain().coins_of(account_id);
+    if (!coins) return internal(coins.error());
+    Json list = Json::array();
+    exec::Amount balance = 0;
+    for (const auto& [coin_id, amount] : *coins) {
+      list.push_back(Json{{"id", base::to_hex(coin_id)}, {"amount", amount}});
+      balance += amount;  // the supply fits in 2^64 - 1, so no sum of coins passes it
+    }
+    out["coins"] = std::move(list);
+    out["balance"] = balance;
+    return ok(out);
+  }));
+
+  SION_TRY_STATUS(server_.route("GET", "/v1/status", [this, &node](const Request&) -> Response {
+    Json out{{"chain_id", node.genesis().params.chain_id}};
+    {
+      auto lock = node.read_lock();
+      const exec::PulseHeader head = node.chain().head();
+      out["height"] = head.height;
+      out["pulse_hash"] = base::to_hex(exec::pulse_hash(head));
+      out["state_root"] = base::to_hex(head.state_root);
+      out["genesis_state_root"] = base::to_hex(node.chain().header(0).value().state_root);
+    }
+    out["validator"] = base::to_hex(node.validator_id());
+    const auto failure = node.failure();
+    out["producing"] = !failure.has_value();
+    if (failure) out["error"] = failure->to_string();
+    const Node::MempoolView pool = node.mempool();
+    out["mempool"] = Json{{"transactions", pool.transactions}, {"bytes", pool.bytes}, {"held", pool.held}};
+    out["version"] = std::string(base::build_info().version);
+    out["uptime_s"] = static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started_).count());
+    return ok(out);
+  }));
+
+  SION_TRY_STATUS(server_.route("GET", "/v1/log/head", [&node](const Request&) -> Response {
+    const SignedLogHead signed_head = node.signed_log_head();
+    return ok(Json{{"size", signed_head.head.size},
+                   {"root", base::to_hex(signed_head.head.root)},
+                   {"head_hex", base::to_hex(codec::encode(signed_head.head))},
+                   {"signature_hex", base::to_hex(codec::encode(signed_head.signature))},
+                   {"signer", base::to_hex(node.validator_id())}});
+  }));
+
+  SION_TRY_STATUS(server_.route("GET", "/v1/log/inclusion/{height}", [&node](const Request& request) -> Response {
+    auto height = u64_param(request, "height");
+    if (auto* refused = std::get_if<Response>(&height)) return std::move(*refused);
+    auto size = u64_query(request, "size");
+    if (auto* refused = std::get_if<Response>(&size)) return std::move(*refused);
+    auto lock = node.read_lock();
+    const std::uint64_t h = std::get<std::uint64_t>(height);
+    const std::uint64_t n = std::get<std::optional<std::uint64_t>>(size).value_or(node.chain().log_head().size);
+    auto proof = node.chain().header_proof(h, n);
+    if (!proof) return not_found(proof.error().reason);
+    auto header = node.chain().header(h);
+    if (!header) return internal(header.error());
+    return ok(Json{{"height", h},
+                   {"size", n},
+                   {"pulse_hash", base::to_hex(exec::pulse_hash(*header))},
+                   {"proof_hex", base::to_hex(codec::encode(*proof))}});
+  }));
+
+  SION_TRY_STATUS(server_.route("GET", "/v1/log/consistency", [&node](const Request& request) -> Response {
+    auto from = u64_query(request, "from");
+    if (auto* refused = std::get_if<Response>(&from)) return std::move(*refused);
+    auto to = u64_query(request, "to");
+    if (auto* refused = std::get_if<Response>(&to)) return std::move(*refused);
+    const auto a = std::get<std::optional<std::uint64_t>>(from);
+    const auto b = std::get<std::optional<std::uint64_t>>(to);
+    if (!a || !b) return bad_request("from and to are required");
+    auto lock = node.read_lock();
+    auto proof = node.chain().log_consistency(*a, *b);
+    if (!proof) return not_found(proof.error().reason);
+    return ok(Json{{"from", *a}, {"to", *b}, {"proof_hex", base::to_hex(codec::encode(*proof))}});
+  }));
+
+  SION_TRY_STATUS(server_.route(
+      "GET", "/v1/events",
+      [&node](const Request& request, const std::shared_ptr<http::EventStream>& stream) -> std::optional<Response> {
+        EventFilter filter;
+        if (const std::string* account = request.query_param("account")) {
+          auto id = parse_id(*account);
+          if (!id) return json_error(400, "bad_hex", "account: expected 64 lower-case hex digits");
+          filter.account = *id;
+        }
+        std::uint64_t after = 0;
+        bool live_only = true;
+        if (const auto last = request.last_event_id()) {
+          const auto parsed = parse_u64(*last);
+          if (!parsed) return bad_request("Last-Event-ID: expected a decimal event id");
+          after = *parsed;
+          live_only = false;
+        }
+        std::weak_ptr<http::EventStream> weak = stream;
+        node.events().subscribe(after, live_only, std::move(filter), [weak](const Event& event) {
+          const auto target = weak.lock();
+          if (!target) return false;
+          http::Event out;
+          if (event.id != 0) out.id = std::to_string(event.id);
+          out.type = event.type;
+          out.data = event.data;
+          return target->push(out);
+        });
+        return std::nullopt;
+      }));
+
+  SION_TRY_STATUS(server_.route("GET", "/metrics", [this](const Request&) { return metrics(); }));
+  return {};
+}
+
+http::Response Api::metrics() const {
+  PrometheusText text;
+  {
+    auto lock = node_.read_lock();
+    text.gauge("sion_height", "Latest committed Pulse height.", node_.chain().height());
+  }
+  const Node::MempoolView pool = node_.mempool();
+  text.gauge("sion_mempool_transactions", "Transactions in the mempool.", pool.transactions);
+  text.gauge("sion_mempool_bytes", "Encoded bytes of the mempool's transactions.", pool.bytes);
+  text.family("sion_mempool_refusals_total", "counter", "Submissions the mempool refused, by policy code.");
+  for (const auto& [code, count] : node_.refusal_counts()) text.sample("sion_mempool_refusals_total", count, {{"code", code}});
+  text.family("sion_mempool_removals_total", "counter", "Transactions that left the mempool, by reason.");
+  for (const auto& [reason, count] : node_.removal_counts()) {
+    text.sample("sion_mempool_removals_total", count, {{"reason", reason}});
+  }
+  text.counter("sion_executed_transactions_total", "Transactions in Pulses this node committed since it started.",
+               node_.executed_transactions());
+  text.counter("sion_admission_busy_total", "Submissions answered 503 because the admission queue was full.",
+               busy_.load());
+  text.counter("sion_verify_cache_hits_total", "Signature checks the verify cache answered.",
+               node_.verify_cache().hits());
+  text.counter("sion_verify_cache_misses_total", "Signature checks the verify cache did not answer.",
+               node_.verify_cache().misses());
+  text.gauge("sion_event_subscribers", "Open event-stream subscriptions.", node_.events().subscribers());
+  const http::ServerStats stats = server_.stats();
+  node_.export_interval_histogram(text);
+  export_server_stats(text, stats);
+  return Response::text(200, text.text());
+}
+
+}  // namespace sion::node

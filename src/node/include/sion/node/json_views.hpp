@@ -1,0 +1,32 @@
+#pragma once
+// The JSON the node's API and events send (docs/api.md): headers,
+// receipts, objects and events, built in one place so routes and events
+// show the same thing the same way. Hashes and bytes are lower-case hex;
+// what a client verifies is also sent as the hex of its encoding.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sion/exec/pulse_header.hpp"
+#include "sion/policy/tx_pool.hpp"
+#include "sion/state/object_store.hpp"
+
+namespace sion::node {
+
+using Json = nlohmann::ordered_json;
+
+Json header_json(const exec::PulseHeader& header);
+// {"tx_id", "status", "status_code", "fee_paid", "coins_created", "coin_ids"}.
+Json receipt_json(const exec::Receipt& receipt);
+// {"type", "type_name", "version", "data_hex"}.
+Json object_json(const state::Object& object);
+
+// Event data, one line each (docs/api.md, "Events").
+std::string pulse_event_json(const exec::PulseHeader& header, std::size_t transactions);
+std::string executed_event_json(const exec::Receipt& receipt, std::uint64_t height, std::uint32_t index);
+std::string removed_event_json(const policy::Removed& removed);
+
+}  // namespace sion::node

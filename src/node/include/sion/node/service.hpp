@@ -1,0 +1,70 @@
+#pragma once
+// A running node: the Node, its HTTP API and the producer that closes a
+// Pulse every interval, started from a node.toml (docs/node-config.md) and
+// stopped cleanly (`sion node`, `sion devnet`).
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "sion/base/result.hpp"
+#include "sion/http/server.hpp"
+#include "sion/node/api.hpp"
+#include "sion/node/config.hpp"
+#include "sion/node/node.hpp"
+
+namespace sion::node {
+
+struct ServiceOptions {
+  NodeOptions node;
+  http::ServerOptions server;
+  ApiOptions api;
+  std::chrono::milliseconds interval{1000};
+};
+
+// Everything a NodeConfig names, read and checked: the genesis file, the
+// validator's key file, the limits. Errors name the file they come from.
+base::Result<ServiceOptions> service_options(const NodeConfig& config);
+
+class Service {
+ public:
+  // Opens the node, starts the API and the producer. Errors: the node's,
+  // or the API's bind error (naming the address).
+  static base::Result<std::unique_ptr<Service>> start(ServiceOptions options);
+  ~Service();  // stop()
+  Service(const Service&) = delete;
+  Service& operator=(const Service&) = delete;
+
+  // Stops producing, closes the API and waits for both. Idempotent.
+  void stop();
+  // Blocks until stop() is called or `until` returns true (checked every
+  // 100 ms; `sion node` passes a check of its signal flag).
+  template <class Predicate>
+  void wait(Predicate until) {
+    std::unique_lock lock(mutex_);
+    while (!stopping_ && !until()) wake_.wait_for(lock, std::chrono::milliseconds(100));
+  }
+
+  Node& node() noexcept { return *node_; }
+  std::uint16_t api_port() const noexcept { return server_->port(); }
+
+ private:
+  Service() = default;
+  void produce_loop();
+
+  ServiceOptions options_;
+  std::unique_ptr<Node> node_;
+  std::unique_ptr<http::Server> server_;
+  std::unique_ptr<Api> api_;
+  std::thread producer_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+};
+
+}  // namespace sion::node
