@@ -308,8 +308,8 @@ base::Status Api::register_routes() {
     auto proof = node.chain().prove_at(object_id, height);
     if (!proof) return not_found(proof.error().reason);
     out["state_root"] = base::to_hex(*root);
-    out["object"] = nullptr;
-    out["object_hash"] = proof->value ? Json(base::to_hex(*proof->value)) : Json(nullptr);
+    // The object's bytes are not kept for older heights: the proof's leaf
+    // carries its hash (docs/api.md).
     out["proof_hex"] = base::to_hex(codec::encode(*proof));
     return ok(out);
   }));
@@ -359,7 +359,7 @@ base::Status Api::register_routes() {
     out["producing"] = !failure.has_value();
     if (failure) out["error"] = failure->to_string();
     const Node::MempoolView pool = node.mempool();
-    out["mempool"] = Json{{"transactions", pool.transactions}, {"bytes", pool.bytes}, {"held", pool.held}};
+    out["mempool"] = Json{{"transactions", pool.transactions}, {"bytes", pool.bytes}};
     out["version"] = std::string(base::build_info().version);
     out["uptime_s"] = static_cast<std::uint64_t>(
         std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started_).count());

@@ -15,12 +15,15 @@ namespace {
 
 // The chain's columns (docs/state.md, "The node's chain"), after the object
 // store's own.
-const std::vector<std::string> kChainColumns = {"chain", "headers", "bodies", "receipts", "tx_index"};
+const std::vector<std::string> kChainColumns = {"chain", "headers", "bodies", "receipts", "tx_index", "coins_by_owner"};
 constexpr state::Column kChain = state::extra_column(0);
 constexpr state::Column kHeaders = state::extra_column(1);
 constexpr state::Column kBodies = state::extra_column(2);
 constexpr state::Column kReceipts = state::extra_column(3);
 constexpr state::Column kTxIndex = state::extra_column(4);
+// owner id || coin id -> amount (u64 BE): what the API lists as an account's
+// coins. Not consensus: derived from the state, in the same batch.
+constexpr state::Column kCoinsByOwner = state::extra_column(5);
 
 constexpr std::string_view kLatestKey = "latest";     // u64 BE: the latest height
 constexpr std::string_view kParamsKey = "params";     // encode(ChainParams)
@@ -35,11 +38,42 @@ std::array<std::uint8_t, 8> height_key(std::uint64_t height) {
   return key;
 }
 
+std::array<std::uint8_t, 64> owner_coin_key(const exec::Id& owner, const exec::Id& coin) {
+  std::array<std::uint8_t, 64> key{};
+  std::copy(owner.begin(), owner.end(), key.begin());
+  std::copy(coin.begin(), coin.end(), key.begin() + 32);
+  return key;
+}
+
+// The coin an object is, if it is one.
+std::optional<exec::Coin> as_coin(const std::optional<state::Object>& object) {
+  if (!object || object->type != static_cast<std::uint32_t>(exec::ObjectType::coin)) return std::nullopt;
+  auto coin = exec::coin_from(*object);
+  if (!coin) return std::nullopt;
+  return *coin;
+}
+
 base::Failure corrupt(const std::string& what) { return base::fail(base::Errc::corrupt_store, "chain store: " + what); }
 
 // A store version is a height plus one: version 0 is the object store's
 // empty state, version 1 the genesis state (height 0).
 std::uint64_t version_of(std::uint64_t height) { return height + 1; }
+
+// The index operations for `writes`: the coins they create, and those
+// they delete or replace (their owners read from the state before).
+base::Status index_coins(const state::ObjectStore& store, std::span<const state::ObjectWrite> writes,
+                         state::KvBatch& extra) {
+  for (const state::ObjectWrite& write : writes) {
+    SION_TRY(const std::optional<state::Object> before, store.get(write.id));
+    if (const auto old = as_coin(before)) extra.erase(kCoinsByOwner, owner_coin_key(old->owner, write.id));
+    if (const auto coin = as_coin(write.object)) {
+      std::array<std::uint8_t, 8> amount{};
+      base::store_be(amount.data(), coin->amount);
+      extra.put(kCoinsByOwner, owner_coin_key(coin->owner, write.id), amount);
+    }
+  }
+  return {};
+}
 
 }  // namespace
 
@@ -168,6 +202,7 @@ base::Status ChainStore::initialize(std::span<const state::ObjectWrite> genesis,
   extra.put(kChain, base::as_bytes(kParamsKey), codec::encode(params));
   extra.put(kChain, base::as_bytes(kLogHeadKey), codec::encode(log.head()));
   extra.put(kChain, base::as_bytes(kLatestKey), height_key(0));
+  SION_TRY_STATUS(index_coins(*impl_->store, genesis, extra));
   if (auto applied = impl_->store->apply(genesis, std::move(extra)); !applied) {
     impl_->failed = applied.error();
     return base::fail(std::move(applied).error());
@@ -205,6 +240,9 @@ base::Status ChainStore::commit(const exec::Pulse& pulse, const exec::PulseOutco
   if (!receipts_bytes || !body_bytes || !header_bytes) {
     return base::fail(base::Errc::invalid_argument, "the Pulse is not encodable");
   }
+  // A read failure here leaves nothing changed.
+  state::KvBatch extra;
+  SION_TRY_STATUS(index_coins(*impl_->store, outcome.writes, extra));
   const commit::Hash leaf = commit::kLogSha3.leaf(exec::pulse_hash(header));
   // The log head after this Pulse, computed on a copy of nothing: append,
   // and take it back out below only if the write fails (then the store is
@@ -212,7 +250,6 @@ base::Status ChainStore::commit(const exec::Pulse& pulse, const exec::PulseOutco
   impl_->log.append_leaf_hash(leaf);
   const commit::TreeHead log_head = impl_->log.head();
 
-  state::KvBatch extra;
   extra.put(kHeaders, height_key(height), *header_bytes);
   extra.put(kBodies, height_key(height), *body_bytes);
   extra.put(kReceipts, height_key(height), *receipts_bytes);
@@ -239,6 +276,44 @@ base::Status ChainStore::commit(const exec::Pulse& pulse, const exec::PulseOutco
   }
   impl_->head = header;
   return {};
+}
+
+base::Result<std::vector<std::pair<exec::Id, exec::Amount>>> ChainStore::coins_of(const exec::Id& owner) const {
+  std::shared_lock lock(impl_->mutex);
+  std::array<std::uint8_t, 64> first = owner_coin_key(owner, exec::Id{});
+  exec::Id next_owner = owner;
+  // The first key of the next owner ends the range (or the column, after all-ones).
+  bool last_owner = true;
+  for (std::size_t i = next_owner.size(); i-- > 0;) {
+    if (next_owner[i] != 0xff) {
+      ++next_owner[i];
+      last_owner = false;
+      break;
+    }
+    next_owner[i] = 0;
+  }
+  std::array<std::uint8_t, 65> last{};
+  if (last_owner) {
+    last.fill(0xff);
+  } else {
+    std::copy(next_owner.begin(), next_owner.end(), last.begin());
+  }
+  std::vector<std::pair<exec::Id, exec::Amount>> coins;
+  base::Status bad;
+  SION_TRY_STATUS(impl_->store->scan_extra(
+      kCoinsByOwner, first, base::ByteView(last.data(), last_owner ? 65 : 32),
+      [&](base::ByteView key, base::ByteView value) {
+        if (key.size() != 64 || value.size() != 8) {
+          bad = corrupt("a coins-by-owner record has the wrong size");
+          return false;
+        }
+        exec::Id coin{};
+        std::copy(key.begin() + 32, key.end(), coin.begin());
+        coins.emplace_back(coin, base::load_be<std::uint64_t>(value.data()));
+        return true;
+      }));
+  SION_TRY_STATUS(bad);
+  return coins;
 }
 
 const exec::ChainParams& ChainStore::params() const noexcept { return impl_->params; }

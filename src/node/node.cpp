@@ -8,7 +8,7 @@
 
 #include "sion/codec/codec.hpp"
 #include "sion/node/json_views.hpp"
-#include "sion/wallet/log_head.hpp"
+// XXX log_head pending
 
 namespace sion::node {
 namespace {
@@ -40,7 +40,8 @@ Node::~Node() = default;
 
 base::Result<std::unique_ptr<Node>> Node::open(NodeOptions options) {
   SION_TRY_STATUS(exec::check_genesis(options.genesis));
-  const crypto::KeyBundle& keys = options.validator.public_bundle();
+  if (!options.validator) return base::fail(Errc::invalid_argument, "the node needs a validator key");
+  const crypto::KeyBundle& keys = options.validator->public_bundle();
   const exec::Id validator = exec::account_id(keys);
   const bool listed =
       std::any_of(options.genesis.validators.begin(), options.genesis.validators.end(),
@@ -138,18 +139,19 @@ base::Result<std::optional<std::uint64_t>> Node::produce(std::uint64_t now_ms) {
   exec::PulseOptions pulse_options;
   pulse_options.executor = &executor_;
   pulse_options.cache = &cache_;
-  exec::ProposedPulse proposed;
+  std::optional<exec::ProposedPulse> proposed;
   {
     auto chain_lock = read_lock();
     const exec::PulseHeader parent = chain_->head();
     // A clock that went backwards must not make an invalid Pulse.
     const std::uint64_t time_ms = std::max(now_ms, parent.time_ms);
     const exec::StorePreState pre(chain_->state());
-    SION_TRY(proposed, exec::propose_pulse(pre, parent, candidates, time_ms, validator_id_, chain_->params(),
-                                           pulse_options));
+    SION_TRY(exec::ProposedPulse made, exec::propose_pulse(pre, parent, candidates, time_ms, validator_id_,
+                                                           chain_->params(), pulse_options));
+    proposed.emplace(std::move(made));
   }
-  SION_TRY_STATUS(apply_pulse(proposed.pulse, proposed.outcome));
-  return std::optional<std::uint64_t>{proposed.pulse.header.height};
+  SION_TRY_STATUS(apply_pulse(proposed->pulse, proposed->outcome));
+  return std::optional<std::uint64_t>{proposed->pulse.header.height};
 }
 
 base::Status Node::apply_pulse(const exec::Pulse& pulse, const exec::PulseOutcome& outcome) {
@@ -236,7 +238,7 @@ void Node::sign_log_head() {
     auto chain_lock = read_lock();
     head = chain_->log_head();
   }
-  auto signature = wallet::sign_log_head(options_.validator, head);
+  auto signature = wallet::sign_log_head(*options_.validator, head);
   std::lock_guard lock(head_mutex_);
   if (signature) signed_head_ = {head, std::move(signature).value()};
 }
@@ -326,7 +328,7 @@ base::Result<Node::TxView> Node::transaction(const exec::Id& tx_id) const {
 
 Node::MempoolView Node::mempool() const {
   std::lock_guard pool_lock(pool_mutex_);
-  return {pool_->size(), pool_->bytes(), pool_->held()};
+  return {pool_->size(), pool_->bytes()};
 }
 
 std::vector<std::pair<std::string, std::uint64_t>> Node::refusal_counts() const {

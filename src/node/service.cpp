@@ -24,8 +24,9 @@ base::Result<ServiceOptions> service_options(const NodeConfig& config) {
   ServiceOptions options;
   options.node.data_dir = config.data_dir;
   SION_TRY(options.node.genesis, exec::read_genesis_file(config.genesis_file));
-  SION_TRY_CONTEXT(options.node.validator, "validator key file " + config.validator_key_file,
+  SION_TRY_CONTEXT(crypto::SigningBundle validator, "validator key file " + config.validator_key_file,
                    wallet::read_key_file(config.validator_key_file));
+  options.node.validator = std::make_shared<const crypto::SigningBundle>(std::move(validator));
   options.node.policy.min_fee_per_byte = config.mempool.min_fee_per_byte;
   options.node.pool.max_transactions = config.mempool.max_transactions;
   options.node.pool.max_bytes = config.mempool.max_bytes;
@@ -36,7 +37,7 @@ base::Result<ServiceOptions> service_options(const NodeConfig& config) {
   options.server.port = config.api.address.port;
   options.server.max_body_bytes = config.api.max_body_bytes;
   options.server.max_connections = config.api.max_connections;
-  options.server.rate_per_client = config.api.rate_per_client;
+  options.server.rate_limit.requests_per_second = config.api.rate_per_client;
   options.server.request_timeout = std::chrono::milliseconds(config.api.request_timeout_ms);
   options.interval = std::chrono::milliseconds(config.pulse.interval_ms);
   return options;

@@ -40,7 +40,7 @@ struct Fixture {
     NodeOptions out;
     out.data_dir = dir;
     out.genesis = genesis;
-    out.validator = validator;
+    out.validator = std::make_shared<const crypto::SigningBundle>(bundle(3));
     out.sync_writes = false;
     out.execution_threads = 2;
     return out;
@@ -69,7 +69,7 @@ TEST(Node, RefusesAValidatorTheGenesisDoesNotList) {
   Fixture fixture;
   TempDir dir;
   NodeOptions options = fixture.options(dir.str());
-  options.validator = bundle(9);
+  options.validator = std::make_shared<const crypto::SigningBundle>(bundle(9));
   auto node = Node::open(options);
   ASSERT_FALSE(node);
   EXPECT_NE(node.error().reason.find("not one of the genesis file's validators"), std::string::npos);

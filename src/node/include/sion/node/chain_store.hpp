@@ -17,6 +17,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sion/base/executor.hpp"
@@ -99,6 +100,9 @@ class ChainStore {
   base::Result<state::ProvenObject> get_with_proof(const exec::Id& id) const;
   base::Result<commit::StateProof> prove_at(const exec::Id& id, std::uint64_t height) const;
   base::Result<commit::Hash> state_root_at(std::uint64_t height) const;
+  // The coins `owner` holds at the latest height, by coin id, with their
+  // amounts: an index the store keeps beside the state (not consensus).
+  base::Result<std::vector<std::pair<exec::Id, exec::Amount>>> coins_of(const exec::Id& owner) const;
   // The latest state, as execution reads it (exec::StorePreState).
   const state::ObjectStore& state() const noexcept;
 

@@ -44,7 +44,7 @@ namespace sion::node {
 struct NodeOptions {
   std::string data_dir;
   exec::Genesis genesis;
-  crypto::SigningBundle validator;  // must be one of genesis.validators
+  std::shared_ptr<const crypto::SigningBundle> validator;  // required; must be one of genesis.validators
   policy::MempoolPolicy policy;
   policy::PoolOptions pool;
   bool sync_writes = true;
@@ -65,8 +65,6 @@ struct SubmitOutcome {
 struct SignedLogHead {
   commit::TreeHead head;
   crypto::SignatureBundle signature;
-};
-
 };
 
 class Node {
@@ -114,7 +112,6 @@ class Node {
   struct MempoolView {
     std::uint64_t transactions = 0;
     std::uint64_t bytes = 0;
-    std::uint64_t held = 0;
   };
   MempoolView mempool() const;
   // Refusals by code and removals by reason, for /metrics.
