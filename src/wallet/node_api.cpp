@@ -169,6 +169,17 @@ base::Result<base::JsonValue> fetch_json(const HttpCall& call, const std::string
 
 std::string route_of(std::string_view method, const std::string& path) { return std::string(method) + " " + path; }
 
+// GET `path`: its JSON object read by `read(top, document)`; errors name the route.
+template <class T, class Read>
+base::Result<T> get_route(const HttpCall& call, const std::string& path, const Read& read) {
+  const std::string route = route_of("GET", path);
+  SION_TRY(const base::JsonValue doc, fetch_json(call, route, "GET", path, 200));
+  const JsonView view(doc);
+  auto top = view.as_object();
+  if (!top) return base::fail(std::move(top).error().with_context(route));
+  return in_route(route, read(*top, view));
+}
+
 }  // namespace
 
 base::Result<Submission> NodeApi::submit(const exec::Transaction& tx) {
@@ -212,10 +223,7 @@ base::Result<Submission> NodeApi::submit_encoded(base::ByteView encoding, const 
 
 base::Result<TxState> NodeApi::tx_status(const exec::Id& id) {
   const std::string path = "/v1/transactions/" + base::to_hex(id);
-  const std::string route = route_of("GET", path);
-  SION_TRY(const base::JsonValue doc, fetch_json(call_, route, "GET", path, 200));
-  const auto read = [&]() -> base::Result<TxState> {
-    SION_TRY(auto top, JsonView(doc).as_object());
+  return get_route<TxState>(call_, path, [&](JsonObject& top, const JsonView& doc) -> base::Result<TxState> {
     TxState out;
     SION_TRY(out.status, top.string("status"));
     SION_TRY(out.height, optional_u64(top, "height"));
@@ -236,19 +244,15 @@ base::Result<TxState> NodeApi::tx_status(const exec::Id& id) {
       out.receipt = std::move(info);
     }
     if (out.executed() && (!out.height || !out.index || !out.pulse_hash || !out.receipt)) {
-      return JsonView(doc).invalid("an executed transaction needs height, index, pulse_hash and receipt");
+      return doc.invalid("an executed transaction needs height, index, pulse_hash and receipt");
     }
     return out;
-  };
-  return in_route(route, read());
+  });
 }
 
 base::Result<NodeStatus> NodeApi::status() {
   const std::string path = "/v1/status";
-  const std::string route = route_of("GET", path);
-  SION_TRY(const base::JsonValue doc, fetch_json(call_, route, "GET", path, 200));
-  const auto read = [&]() -> base::Result<NodeStatus> {
-    SION_TRY(auto top, JsonView(doc).as_object());
+  return get_route<NodeStatus>(call_, path, [&](JsonObject& top, const JsonView&) -> base::Result<NodeStatus> {
     NodeStatus out;
     SION_TRY(out.chain_id, top.u64("chain_id"));
     SION_TRY(out.height, top.u64("height"));
@@ -266,19 +270,15 @@ base::Result<NodeStatus> NodeApi::status() {
     SION_TRY(out.version, top.string("version"));
     SION_TRY(out.uptime_s, top.u64("uptime_s"));
     return out;
-  };
-  return in_route(route, read());
+  });
 }
 
 base::Result<AccountInfo> NodeApi::account(const exec::Id& id) {
   const std::string path = "/v1/accounts/" + base::to_hex(id);
-  const std::string route = route_of("GET", path);
-  SION_TRY(const base::JsonValue doc, fetch_json(call_, route, "GET", path, 200));
-  const auto read = [&]() -> base::Result<AccountInfo> {
-    SION_TRY(auto top, JsonView(doc).as_object());
+  return get_route<AccountInfo>(call_, path, [&](JsonObject& top, const JsonView& doc) -> base::Result<AccountInfo> {
     AccountInfo out;
     SION_TRY(out.id, hash_field(top, "id"));
-    if (out.id != id) return JsonView(doc).invalid("the reply names account " + base::to_hex(out.id));
+    if (out.id != id) return doc.invalid("the reply names account " + base::to_hex(out.id));
     SION_TRY(out.height, top.u64("height"));
     SION_TRY(out.exists, top.boolean("exists"));
     SION_TRY(out.nonce, top.u64("nonce"));
@@ -293,25 +293,20 @@ base::Result<AccountInfo> NodeApi::account(const exec::Id& id) {
     }
     SION_TRY(out.balance, top.u64("balance"));
     return out;
-  };
-  return in_route(route, read());
+  });
 }
 
 base::Result<ObjectReply> NodeApi::object(const exec::Id& id, bool with_proof, std::optional<std::uint64_t> height) {
   std::string path = "/v1/objects/" + base::to_hex(id);
   if (with_proof) path += "?proof=true";
   if (height) path += std::string(with_proof ? "&" : "?") + "height=" + std::to_string(*height);
-  const std::string route = route_of("GET", path);
-  SION_TRY(const base::JsonValue doc, fetch_json(call_, route, "GET", path, 200));
-  const auto read = [&]() -> base::Result<ObjectReply> {
-    SION_TRY(auto top, JsonView(doc).as_object());
+  return get_route<ObjectReply>(call_, path, [&](JsonObject& top, const JsonView& doc) -> base::Result<ObjectReply> {
     ObjectReply out;
     SION_TRY(out.id, hash_field(top, "id"));
-    if (out.id != id) return JsonView(doc).invalid("the reply names object " + base::to_hex(out.id));
+    if (out.id != id) return doc.invalid("the reply names object " + base::to_hex(out.id));
     SION_TRY(out.height, top.u64("height"));
     if (height && out.height != *height) {
-      return JsonView(doc).invalid("asked for height " + std::to_string(*height) + ", got " +
-                                   std::to_string(out.height));
+      return doc.invalid("asked for height " + std::to_string(*height) + ", got " + std::to_string(out.height));
     }
     SION_TRY(out.state_root, hash_field(top, "state_root"));
     SION_TRY(auto object_view, top.field("object"));
@@ -337,32 +332,27 @@ base::Result<ObjectReply> NodeApi::object(const exec::Id& id, bool with_proof, s
       if (!proof) return proof_view->invalid("not a StateProof: " + proof.error().reason);
       out.proof = std::move(proof).value();
     } else if (with_proof) {
-      return JsonView(doc).invalid("missing field \"proof_hex\" (asked for proof=true)");
+      return doc.invalid("missing field \"proof_hex\" (asked for proof=true)");
     }
     SION_TRY_STATUS(top.finish());
     return out;
-  };
-  return in_route(route, read());
+  });
 }
 
 base::Result<PulseReply> NodeApi::pulse(std::optional<std::uint64_t> height) {
   const std::string path = "/v1/pulses/" + (height ? std::to_string(*height) : std::string("latest"));
-  const std::string route = route_of("GET", path);
-  SION_TRY(const base::JsonValue doc, fetch_json(call_, route, "GET", path, 200));
-  const auto read = [&]() -> base::Result<PulseReply> {
-    SION_TRY(auto top, JsonView(doc).as_object());
+  return get_route<PulseReply>(call_, path, [&](JsonObject& top, const JsonView& doc) -> base::Result<PulseReply> {
     PulseReply out;
     SION_TRY(out.height, top.u64("height"));
     if (height && out.height != *height) {
-      return JsonView(doc).invalid("asked for height " + std::to_string(*height) + ", got " +
-                                   std::to_string(out.height));
+      return doc.invalid("asked for height " + std::to_string(*height) + ", got " + std::to_string(out.height));
     }
     SION_TRY(out.hash, hash_field(top, "hash"));
     SION_TRY(out.header_bytes, top.hex("header_hex"));
     SION_TRY(auto header, top.object("header"));
     PulseHeaderFields& h = out.header;
     SION_TRY(h.height, header.u64("height"));
-    if (h.height != out.height) return JsonView(doc).invalid("the header is of height " + std::to_string(h.height));
+    if (h.height != out.height) return doc.invalid("the header is of height " + std::to_string(h.height));
     SION_TRY(h.parent, hash_field(header, "parent"));
     SION_TRY(h.time_ms, header.u64("time_ms"));
     SION_TRY(h.proposer, hash_field(header, "proposer"));
@@ -375,112 +365,96 @@ base::Result<PulseReply> NodeApi::pulse(std::optional<std::uint64_t> height) {
     SION_TRY(out.transactions, hash_list(top, "transactions"));
     SION_TRY_STATUS(top.finish());
     return out;
-  };
-  return in_route(route, read());
+  });
 }
 
 base::Result<AvailabilityReply> NodeApi::availability(std::uint64_t height) {
   const std::string path = "/v1/pulses/" + std::to_string(height) + "/availability";
-  const std::string route = route_of("GET", path);
-  SION_TRY(const base::JsonValue doc, fetch_json(call_, route, "GET", path, 200));
-  const auto read = [&]() -> base::Result<AvailabilityReply> {
-    SION_TRY(auto top, JsonView(doc).as_object());
-    AvailabilityReply out;
-    SION_TRY(out.height, top.u64("height"));
-    if (out.height != height) return JsonView(doc).invalid("the reply is of height " + std::to_string(out.height));
-    SION_TRY(out.data, data_commitment(top, "data"));
-    SION_TRY(out.availability, codec_field<da::AvailabilityHeader>(top, "availability_hex"));
-    SION_TRY_STATUS(top.finish());
-    return out;
-  };
-  return in_route(route, read());
+  return get_route<AvailabilityReply>(
+      call_, path, [&](JsonObject& top, const JsonView& doc) -> base::Result<AvailabilityReply> {
+        AvailabilityReply out;
+        SION_TRY(out.height, top.u64("height"));
+        if (out.height != height) return doc.invalid("the reply is of height " + std::to_string(out.height));
+        SION_TRY(out.data, data_commitment(top, "data"));
+        SION_TRY(out.availability, codec_field<da::AvailabilityHeader>(top, "availability_hex"));
+        SION_TRY_STATUS(top.finish());
+        return out;
+      });
 }
 
 base::Result<da::ShareProof> NodeApi::share(std::uint64_t height, std::uint32_t row, std::uint32_t column) {
   const std::string path =
       "/v1/pulses/" + std::to_string(height) + "/shares/" + std::to_string(row) + "/" + std::to_string(column);
-  const std::string route = route_of("GET", path);
-  SION_TRY(const base::JsonValue doc, fetch_json(call_, route, "GET", path, 200));
-  const auto read = [&]() -> base::Result<da::ShareProof> {
-    SION_TRY(auto top, JsonView(doc).as_object());
-    SION_TRY(const auto got_row, top.u64("row", kMaxU32));
-    SION_TRY(const auto got_column, top.u64("column", kMaxU32));
-    if (got_row != row || got_column != column) {
-      return JsonView(doc).invalid("the reply is for share (" + std::to_string(got_row) + ", " +
-                                   std::to_string(got_column) + ")");
-    }
-    SION_TRY(auto proof, codec_field<da::ShareProof>(top, "proof_hex"));
-    SION_TRY_STATUS(top.finish());
-    return proof;
-  };
-  return in_route(route, read());
+  return get_route<da::ShareProof>(call_, path,
+                                   [&](JsonObject& top, const JsonView& doc) -> base::Result<da::ShareProof> {
+                                     SION_TRY(const auto got_row, top.u64("row", kMaxU32));
+                                     SION_TRY(const auto got_column, top.u64("column", kMaxU32));
+                                     if (got_row != row || got_column != column) {
+                                       return doc.invalid("the reply is for share (" + std::to_string(got_row) + ", " +
+                                                          std::to_string(got_column) + ")");
+                                     }
+                                     SION_TRY(auto proof, codec_field<da::ShareProof>(top, "proof_hex"));
+                                     SION_TRY_STATUS(top.finish());
+                                     return proof;
+                                   });
 }
 
 base::Result<LogHeadReply> NodeApi::log_head() {
   const std::string path = "/v1/log/head";
-  const std::string route = route_of("GET", path);
-  SION_TRY(const base::JsonValue doc, fetch_json(call_, route, "GET", path, 200));
-  const auto read = [&]() -> base::Result<LogHeadReply> {
-    SION_TRY(auto top, JsonView(doc).as_object());
+  return get_route<LogHeadReply>(call_, path, [&](JsonObject& top, const JsonView& doc) -> base::Result<LogHeadReply> {
     LogHeadReply out;
     SION_TRY(const auto size, top.u64("size"));
     SION_TRY(const auto root, hash_field(top, "root"));
     SION_TRY(out.head, codec_field<commit::TreeHead>(top, "head_hex"));
     if (out.head.size != size || out.head.root != root) {
-      return JsonView(doc).invalid("head_hex is not the head of size and root");
+      return doc.invalid("head_hex is not the head of size and root");
     }
     SION_TRY(out.signature, codec_field<crypto::SignatureBundle>(top, "signature_hex"));
     SION_TRY(out.signer, hash_field(top, "signer"));
     SION_TRY_STATUS(top.finish());
     return out;
-  };
-  return in_route(route, read());
+  });
 }
 
 base::Result<InclusionReply> NodeApi::inclusion(std::uint64_t height, std::optional<std::uint64_t> size) {
   std::string path = "/v1/log/inclusion/" + std::to_string(height);
   if (size) path += "?size=" + std::to_string(*size);
-  const std::string route = route_of("GET", path);
-  if (height == 0) return base::fail(Errc::invalid_argument, route + ": height 0 has no Pulse and no log entry");
-  SION_TRY(const base::JsonValue doc, fetch_json(call_, route, "GET", path, 200));
-  const auto read = [&]() -> base::Result<InclusionReply> {
-    SION_TRY(auto top, JsonView(doc).as_object());
-    InclusionReply out;
-    SION_TRY(out.height, top.u64("height"));
-    if (out.height != height) return JsonView(doc).invalid("the reply is of height " + std::to_string(out.height));
-    SION_TRY(out.leaf_hash, hash_field(top, "leaf_hash"));
-    SION_TRY(out.proof, codec_field<commit::InclusionProof>(top, "proof_hex"));
-    if (out.proof.leaf_index != height - 1) {
-      return JsonView(doc).invalid("the proof is of entry " + std::to_string(out.proof.leaf_index) +
-                                   ", not entry height - 1");
-    }
-    if (size && out.proof.tree_size != *size) {
-      return JsonView(doc).invalid("the proof is in the tree of size " + std::to_string(out.proof.tree_size));
-    }
-    SION_TRY_STATUS(top.finish());
-    return out;
-  };
-  return in_route(route, read());
+  if (height == 0)
+    return base::fail(Errc::invalid_argument, "GET " + path + ": height 0 has no Pulse and no log entry");
+  return get_route<InclusionReply>(
+      call_, path, [&](JsonObject& top, const JsonView& doc) -> base::Result<InclusionReply> {
+        InclusionReply out;
+        SION_TRY(out.height, top.u64("height"));
+        if (out.height != height) return doc.invalid("the reply is of height " + std::to_string(out.height));
+        SION_TRY(out.leaf_hash, hash_field(top, "leaf_hash"));
+        SION_TRY(out.proof, codec_field<commit::InclusionProof>(top, "proof_hex"));
+        if (out.proof.leaf_index != height - 1) {
+          return doc.invalid("the proof is of entry " + std::to_string(out.proof.leaf_index) +
+                             ", not entry height - 1");
+        }
+        if (size && out.proof.tree_size != *size) {
+          return doc.invalid("the proof is in the tree of size " + std::to_string(out.proof.tree_size));
+        }
+        SION_TRY_STATUS(top.finish());
+        return out;
+      });
 }
 
 base::Result<commit::ConsistencyProof> NodeApi::consistency(std::uint64_t from, std::uint64_t to) {
   const std::string path = "/v1/log/consistency?from=" + std::to_string(from) + "&to=" + std::to_string(to);
-  const std::string route = route_of("GET", path);
-  SION_TRY(const base::JsonValue doc, fetch_json(call_, route, "GET", path, 200));
-  const auto read = [&]() -> base::Result<commit::ConsistencyProof> {
-    SION_TRY(auto top, JsonView(doc).as_object());
-    SION_TRY(const auto got_from, top.u64("from"));
-    SION_TRY(const auto got_to, top.u64("to"));
-    if (got_from != from || got_to != to) return JsonView(doc).invalid("the reply is for other sizes");
-    SION_TRY(auto proof, codec_field<commit::ConsistencyProof>(top, "proof_hex"));
-    if (proof.first_size != from || proof.second_size != to) {
-      return JsonView(doc).invalid("the proof is between sizes " + std::to_string(proof.first_size) + " and " +
-                                   std::to_string(proof.second_size));
-    }
-    SION_TRY_STATUS(top.finish());
-    return proof;
-  };
-  return in_route(route, read());
+  return get_route<commit::ConsistencyProof>(
+      call_, path, [&](JsonObject& top, const JsonView& doc) -> base::Result<commit::ConsistencyProof> {
+        SION_TRY(const auto got_from, top.u64("from"));
+        SION_TRY(const auto got_to, top.u64("to"));
+        if (got_from != from || got_to != to) return doc.invalid("the reply is for other sizes");
+        SION_TRY(auto proof, codec_field<commit::ConsistencyProof>(top, "proof_hex"));
+        if (proof.first_size != from || proof.second_size != to) {
+          return doc.invalid("the proof is between sizes " + std::to_string(proof.first_size) + " and " +
+                             std::to_string(proof.second_size));
+        }
+        SION_TRY_STATUS(top.finish());
+        return proof;
+      });
 }
 
 }  // namespace sion::wallet

@@ -31,6 +31,8 @@ namespace sion::wallet::testing {
 
 using Json = nlohmann::json;
 
+inline bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+
 inline crypto::KeySeed seed_of(std::uint8_t byte) {
   crypto::KeySeed seed{};
   seed.fill(byte);

@@ -10,11 +10,10 @@
 namespace sion::wallet {
 namespace {
 
+using testing::contains;
 using testing::FakeNode;
 using testing::hash_of_byte;
 using testing::Json;
-
-bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 
 state::Object coin_object(std::uint8_t fill) {
   state::Object object;

@@ -9,11 +9,10 @@
 namespace sion::wallet {
 namespace {
 
+using testing::contains;
 using testing::FakeNode;
 using testing::hash_of_byte;
 using testing::Json;
-
-bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 
 // A transport that answers every request with one reply, and remembers the request.
 struct Canned {
