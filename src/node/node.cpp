@@ -8,7 +8,7 @@
 
 #include "sion/codec/codec.hpp"
 #include "sion/node/json_views.hpp"
-// XXX log_head pending
+#include "sion/wallet/log_head.hpp"
 
 namespace sion::node {
 namespace {

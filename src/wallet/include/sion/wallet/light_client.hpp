@@ -1,0 +1,116 @@
+#pragma once
+// A light client (docs/api.md): trusts only a genesis file — its
+// validators, parameters and state root — and checks everything else a node
+// serves against it:
+//
+//   sync():        the node's header log head is signed by a genesis
+//                  validator (docs/ledger.md, "Signed log heads") and extends
+//                  the head trusted so far (an RFC 6962 consistency proof);
+//   check_pulse(): a Pulse's header is in the trusted log (an inclusion
+//                  proof of its hash), its data is available (random share
+//                  samples against its data commitment) and an object's
+//                  value (present or absent) is proven against its state root.
+//
+// Seam: the Pulse header's type is exec's. Until a client decodes it, the
+// header's hash is taken over the header's encoding (header_hex) through an
+// injected PulseHasher (exec::pulse_hash), while the state root and the data
+// commitment are read from the reply's JSON `header` fields, which are not
+// yet bound to those bytes.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "sion/base/bytes.hpp"
+#include "sion/base/result.hpp"
+#include "sion/commit/merkle_log.hpp"
+#include "sion/da/commitment.hpp"
+#include "sion/exec/genesis.hpp"
+#include "sion/state/object_store.hpp"
+#include "sion/wallet/node_api.hpp"
+
+namespace sion::wallet {
+
+// The Pulse hash of a header's canonical encoding (docs/ledger.md, "Pulses").
+using PulseHasher = std::function<commit::Hash(base::ByteView header_encoding)>;
+
+// The header log: RFC 6962 on SHA-256 (docs/commit-log.md), entry h - 1 the
+// hash of Pulse h's header (docs/api.md, "The header log").
+inline constexpr const commit::TreeHasher& kHeaderLogHasher = commit::kLogSha256;
+
+// The leaf hash of Pulse `pulse_hash`'s entry: LEAF(the 32-byte hash). The
+// one place that says what a header log entry is.
+commit::Hash header_log_leaf_hash(const commit::Hash& pulse_hash) noexcept;
+
+struct SyncReport {
+  std::optional<commit::TreeHead> previous;  // trusted before this sync
+  commit::TreeHead head;                     // the node's signed head
+  exec::Id signer{};                         // the genesis validator that signed it
+  bool consistency_checked = false;          // a proof was needed and verified
+  bool behind = false;  // the node's head is smaller than the trusted one, which is kept (unchecked)
+};
+
+struct PulseCheckOptions {
+  std::uint32_t samples = 16;               // shares to sample (capped at the square's); 0: no sampling
+  std::optional<base::ByteArray<32>> seed;  // for reproducible samples; nullopt: fresh from the OS
+  bool availability_header = true;          // also fetch every row and column root and recompute the data root
+};
+
+// What check_pulse verified.
+struct PulseCheck {
+  std::uint64_t height = 0;
+  commit::Hash pulse_hash{};
+  commit::TreeHead log_head;  // the trusted head the header is included in
+  commit::Hash state_root{};
+  da::DataCommitment data;
+  bool availability_header = false;  // the row and column roots hash to data.data_root
+  std::uint32_t samples = 0;         // shares sampled, every one verified
+  exec::Id object_id{};
+  std::optional<state::Object> object;  // proven present with this value, or absent
+};
+
+// A few lines for people (what `sion light` prints).
+std::string describe(const PulseCheck& check);
+std::string describe(const SyncReport& report);
+
+class LightClient {
+ public:
+  // invalid_argument for a genesis without validators (nothing could be
+  // checked) or one that check_genesis refuses.
+  static base::Result<LightClient> create(exec::Genesis genesis, PulseHasher hasher);
+
+  const exec::Genesis& genesis() const noexcept { return genesis_; }
+  const commit::Hash& genesis_state_root() const noexcept { return genesis_root_; }
+  const std::optional<commit::TreeHead>& trusted_head() const noexcept { return trusted_; }
+  // Starts from a head kept from an earlier run (verified then).
+  void trust(const commit::TreeHead& head) { trusted_ = head; }
+
+  // Checks the node's chain (chain id and genesis state root of
+  // GET /v1/status), fetches its log head, checks the signature and the
+  // consistency with the trusted head, and trusts the node's head if it is
+  // larger (a node behind cannot prove its head a prefix: the trusted head
+  // is kept).
+  // Errors: bad_signature for a head no genesis validator signed;
+  // invalid_value for another chain, an inconsistent head, or a reply that
+  // breaks docs/api.md; the transport's errors as they are.
+  base::Result<SyncReport> sync(NodeApi& api);
+
+  // Checks Pulse `height` (1 ..= trusted size; sync first) and object
+  // `object_id` at that height. invalid_argument before any sync or for a
+  // height outside the trusted log; invalid_value for any check that fails,
+  // naming it.
+  base::Result<PulseCheck> check_pulse(NodeApi& api, std::uint64_t height, const exec::Id& object_id,
+                                       const PulseCheckOptions& options = {});
+
+ private:
+  LightClient(exec::Genesis genesis, commit::Hash genesis_root, PulseHasher hasher)
+      : genesis_(std::move(genesis)), genesis_root_(genesis_root), hasher_(std::move(hasher)) {}
+
+  exec::Genesis genesis_;
+  commit::Hash genesis_root_{};
+  PulseHasher hasher_;
+  std::optional<commit::TreeHead> trusted_;
+};
+
+}  // namespace sion::wallet

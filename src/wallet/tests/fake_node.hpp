@@ -1,0 +1,290 @@
+#pragma once
+// A node in memory that answers docs/api.md's routes through an HttpCall,
+// with real proofs: a header log (commit::MerkleLog), per Pulse a state tree
+// (ledger::MemoryState) and an extended square (da), and log heads signed by
+// a genesis validator. `tamper` edits a reply before it is sent, so tests
+// can check that a client refuses what a lying node would send.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sion/base/bytes.hpp"
+#include "sion/base/json.hpp"
+#include "sion/codec/codec.hpp"
+#include "sion/commit/merkle_log.hpp"
+#include "sion/crypto/keccak.hpp"
+#include "sion/da/commitment.hpp"
+#include "sion/da/sampling.hpp"
+#include "sion/da/square.hpp"
+#include "sion/exec/genesis.hpp"
+#include "sion/wallet/http_call.hpp"
+#include "sion/wallet/light_client.hpp"
+#include "sion/wallet/log_head.hpp"
+
+namespace sion::wallet::testing {
+
+using Json = nlohmann::json;
+
+inline bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+
+inline crypto::KeySeed seed_of(std::uint8_t byte) {
+  crypto::KeySeed seed{};
+  seed.fill(byte);
+  return seed;
+}
+
+// The test's Pulse hash: SHA3-256 of the header bytes (the node and the
+// client agree on it; the real one is exec's).
+inline commit::Hash test_pulse_hash(base::ByteView header) { return crypto::sha3_256(header); }
+
+inline HttpReply json_reply(unsigned status, const Json& body) { return {status, "application/json", body.dump()}; }
+
+inline HttpReply error_reply(unsigned status, std::string_view code, std::string_view message) {
+  return json_reply(status, Json{{"error", {{"code", code}, {"message", message}}}});
+}
+
+inline commit::Hash hash_of_byte(std::uint8_t byte) {
+  commit::Hash hash{};
+  hash.fill(byte);
+  return hash;
+}
+
+class FakeNode {
+ public:
+  struct Pulse {
+    base::Bytes header_bytes;
+    commit::Hash hash{};
+    commit::Hash state_root{};
+    da::DataCommitment data;
+    std::shared_ptr<da::ExtendedSquare> square;
+    std::shared_ptr<da::SquareCommitment> trees;
+    std::shared_ptr<ledger::MemoryState> state;
+  };
+
+  FakeNode() : validator_(crypto::SigningBundle::from_seed(crypto::Profile::dual, seed_of(7)).value()) {
+    const auto account = crypto::SigningBundle::from_seed(crypto::Profile::dual, seed_of(1)).value();
+    genesis_.params.chain_id = 5;
+    genesis_.accounts.push_back({account.public_bundle(), {1000}});
+    genesis_.validators.push_back(validator_.public_bundle());
+    genesis_root_ = exec::genesis_state_root(genesis_).value();
+  }
+
+  const exec::Genesis& genesis() const { return genesis_; }
+  const crypto::SigningBundle& validator() const { return validator_; }
+  const commit::MerkleLog& log() const { return log_; }
+  const Pulse& pulse(std::uint64_t height) const { return pulses_.at(height - 1); }
+  std::uint64_t height() const { return pulses_.size(); }
+
+  // A Pulse whose data is `data_bytes` bytes and whose state sets `objects`
+  // (on top of the previous Pulse's); appended to the header log.
+  void add_pulse(std::size_t data_bytes, const std::map<exec::Id, state::Object>& objects) {
+    for (const auto& [id, object] : objects) objects_[id] = object;
+    std::vector<state::ObjectWrite> writes;
+    for (const auto& [id, object] : objects_) writes.push_back({id, object});
+    Pulse p;
+    p.state = std::make_shared<ledger::MemoryState>(ledger::MemoryState::from_writes(writes).value());
+    p.state_root = p.state->root();
+    base::Bytes data(data_bytes);
+    for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::uint8_t>(i * 31 + pulses_.size());
+    p.square = std::make_shared<da::ExtendedSquare>(da::ExtendedSquare::from_data(data).value());
+    p.trees = std::make_shared<da::SquareCommitment>(da::SquareCommitment::compute(*p.square));
+    p.data = {p.trees->original_width(), data_bytes, p.trees->data_root()};
+    // Stand-in header bytes: the height, the state root and the data root.
+    p.header_bytes = codec::encode(std::uint64_t{pulses_.size() + 1});
+    p.header_bytes.insert(p.header_bytes.end(), p.state_root.begin(), p.state_root.end());
+    p.header_bytes.insert(p.header_bytes.end(), p.data.data_root.begin(), p.data.data_root.end());
+    p.hash = test_pulse_hash(p.header_bytes);
+    log_.append(p.hash);
+    pulses_.push_back(std::move(p));
+  }
+
+  // The head the node serves from now on: the log's, signed by `signer`.
+  void sign_head(const crypto::SigningBundle* signer = nullptr) {
+    const crypto::SigningBundle& who = signer != nullptr ? *signer : validator_;
+    head_ = log_.head();
+    signature_ = sign_log_head(who, head_, crypto::Hedging::deterministic).value();
+    signer_ = exec::account_id(who.public_bundle());
+  }
+
+  // Replaces the log (a node that rewrote its history).
+  void replace_log(commit::MerkleLog log) { log_ = std::move(log); }
+
+  std::function<void(const std::string& path, Json& body)> tamper;
+  std::function<std::optional<HttpReply>(std::string_view method, const std::string& path, std::string_view body)>
+      intercept;
+  std::vector<std::string> requests;
+
+  HttpCall call() {
+    return [this](std::string_view method, std::string_view path, std::string_view body,
+                  std::string_view) -> base::Result<HttpReply> {
+      const std::string p(path);
+      requests.push_back(std::string(method) + " " + p);
+      if (intercept) {
+        if (auto reply = intercept(method, p, body)) return *reply;
+      }
+      auto reply = route(method, p);
+      if (!reply) return error_reply(404, "not_found", "no such thing: " + p);
+      if (tamper) tamper(p, *reply);
+      return json_reply(200, *reply);
+    };
+  }
+
+  Json status_json() const {
+    return {{"chain_id", genesis_.params.chain_id},
+            {"height", height()},
+            {"pulse_hash", pulses_.empty() ? Json(nullptr) : Json(base::to_hex(pulses_.back().hash))},
+            {"state_root", base::to_hex(pulses_.empty() ? genesis_root_ : pulses_.back().state_root)},
+            {"genesis_state_root", base::to_hex(genesis_root_)},
+            {"validator", base::to_hex(exec::account_id(validator_.public_bundle()))},
+            {"producing", true},
+            {"mempool", {{"transactions", 0}, {"bytes", 0}, {"held", 0}}},
+            {"version", "test"},
+            {"uptime_s", 1}};
+  }
+
+ private:
+  static std::vector<std::string> split(const std::string& path) {
+    std::vector<std::string> parts;
+    std::string part;
+    for (const char c : path) {
+      if (c == '/') {
+        if (!part.empty()) parts.push_back(part);
+        part.clear();
+      } else {
+        part += c;
+      }
+    }
+    if (!part.empty()) parts.push_back(part);
+    return parts;
+  }
+
+  static std::map<std::string, std::string> query_of(std::string& path) {
+    std::map<std::string, std::string> query;
+    const auto mark = path.find('?');
+    if (mark == std::string::npos) return query;
+    std::string rest = path.substr(mark + 1);
+    path.resize(mark);
+    std::size_t begin = 0;
+    while (begin <= rest.size()) {
+      const auto end = std::min(rest.find('&', begin), rest.size());
+      const std::string item = rest.substr(begin, end - begin);
+      const auto eq = item.find('=');
+      if (eq != std::string::npos) query[item.substr(0, eq)] = item.substr(eq + 1);
+      begin = end + 1;
+    }
+    return query;
+  }
+
+  static Json data_json(const da::DataCommitment& data) {
+    return {{"original_width", data.original_width},
+            {"data_bytes", data.data_bytes},
+            {"data_root", base::to_hex(data.data_root)}};
+  }
+
+  std::optional<Json> route(std::string_view method, std::string path) const {
+    if (method != "GET") return std::nullopt;
+    auto query = query_of(path);
+    const auto parts = split(path);
+    if (parts.size() < 2 || parts[0] != "v1") return std::nullopt;
+    const auto number = [](const std::string& text) { return std::stoull(text); };
+    if (parts[1] == "status") return status_json();
+    if (parts[1] == "log" && parts.size() == 3 && parts[2] == "head") {
+      return Json{{"size", head_.size},
+                  {"root", base::to_hex(head_.root)},
+                  {"head_hex", base::to_hex(codec::encode(head_))},
+                  {"signature_hex", base::to_hex(codec::encode(signature_))},
+                  {"signer", base::to_hex(signer_)}};
+    }
+    if (parts[1] == "log" && parts.size() == 3 && parts[2] == "consistency") {
+      const auto from = number(query.at("from"));
+      const auto to = number(query.at("to"));
+      const auto proof = log_.consistency_proof(from, to);
+      if (!proof) return std::nullopt;
+      return Json{{"from", from}, {"to", to}, {"proof_hex", base::to_hex(codec::encode(*proof))}};
+    }
+    if (parts[1] == "log" && parts.size() == 4 && parts[2] == "inclusion") {
+      const auto height = number(parts[3]);
+      const auto size = query.count("size") ? number(query.at("size")) : log_.size();
+      if (height == 0) return std::nullopt;
+      const auto proof = log_.inclusion_proof(height - 1, size);
+      if (!proof) return std::nullopt;
+      return Json{{"height", height},
+                  {"leaf_hash", base::to_hex(log_.leaf_hash(height - 1).value())},
+                  {"proof_hex", base::to_hex(codec::encode(*proof))}};
+    }
+    if (parts[1] == "pulses" && parts.size() >= 3) {
+      const auto height = parts[2] == "latest" ? pulses_.size() : number(parts[2]);
+      if (height == 0 || height > pulses_.size()) return std::nullopt;
+      const Pulse& p = pulses_[height - 1];
+      if (parts.size() == 3) {
+        Json txs = Json::array();
+        return Json{{"height", height},
+                    {"hash", base::to_hex(p.hash)},
+                    {"header_hex", base::to_hex(p.header_bytes)},
+                    {"header",
+                     {{"height", height},
+                      {"parent", base::to_hex(height == 1 ? commit::Hash{} : pulses_[height - 2].hash)},
+                      {"time_ms", 1764855000000 + height},
+                      {"proposer", base::to_hex(exec::account_id(validator_.public_bundle()))},
+                      {"transactions_root", base::to_hex(hash_of_byte(0x71))},
+                      {"receipts_root", base::to_hex(hash_of_byte(0x72))},
+                      {"state_root", base::to_hex(p.state_root)},
+                      {"data", data_json(p.data)},
+                      {"params_hash", base::to_hex(hash_of_byte(0x73))}}},
+                    {"transactions", txs}};
+      }
+      if (parts.size() == 4 && parts[3] == "availability") {
+        return Json{{"height", height},
+                    {"data", data_json(p.data)},
+                    {"availability_hex", base::to_hex(codec::encode(p.trees->header()))}};
+      }
+      if (parts.size() == 6 && parts[3] == "shares") {
+        const auto row = static_cast<std::uint32_t>(number(parts[4]));
+        const auto col = static_cast<std::uint32_t>(number(parts[5]));
+        if (row >= 2 * p.data.original_width || col >= 2 * p.data.original_width) return std::nullopt;
+        const auto proof = da::prove_share(*p.square, *p.trees, da::Axis::row, row, col);
+        return Json{{"row", row}, {"column", col}, {"proof_hex", base::to_hex(codec::encode(proof))}};
+      }
+      return std::nullopt;
+    }
+    if (parts[1] == "objects" && parts.size() == 3) {
+      const auto id_bytes = base::from_hex(parts[2]).value();
+      exec::Id id{};
+      std::copy(id_bytes.begin(), id_bytes.end(), id.begin());
+      const auto height = query.count("height") ? number(query.at("height")) : pulses_.size();
+      if (height == 0 || height > pulses_.size()) return std::nullopt;
+      const Pulse& p = pulses_[height - 1];
+      const auto object = p.state->get(id).value();
+      Json reply{{"id", base::to_hex(id)}, {"height", height}, {"state_root", base::to_hex(p.state_root)}};
+      if (object) {
+        reply["object"] = {{"type", object->type},
+                           {"type_name", "coin"},
+                           {"version", object->version},
+                           {"data_hex", base::to_hex(object->data)}};
+      } else {
+        reply["object"] = nullptr;
+      }
+      if (query.count("proof")) reply["proof_hex"] = base::to_hex(codec::encode(p.state->tree().prove(id)));
+      return reply;
+    }
+    return std::nullopt;
+  }
+
+  exec::Genesis genesis_;
+  commit::Hash genesis_root_{};
+  crypto::SigningBundle validator_;
+  commit::MerkleLog log_;
+  std::vector<Pulse> pulses_;
+  std::map<exec::Id, state::Object> objects_;
+  commit::TreeHead head_;
+  crypto::SignatureBundle signature_;
+  exec::Id signer_{};
+};
+
+}  // namespace sion::wallet::testing
