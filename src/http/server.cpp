@@ -302,7 +302,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
       return send(std::move(limited), keep_alive_);
     }
     auto segments = split_path(request->path);
-    if (!segments) return send(json_error(400, "bad_request", segments.error().reason), keep_alive_);
+    if (!segments) {
+      core_->counters.malformed.fetch_add(1, std::memory_order_relaxed);
+      return send_error(400, "bad_request", segments.error().reason);
+    }
     auto match = core_->router.match(request->method, *segments);
     if (match.kind == MatchKind::not_found) {
       return send(json_error(404, "not_found", "no route for " + request->path), keep_alive_);

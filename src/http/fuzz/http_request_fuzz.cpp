@@ -13,17 +13,6 @@
 #include "sion/http/parse.hpp"
 #include "sion/http/router.hpp"
 
-namespace {
-
-sion::http::ServerOptions options() {
-  sion::http::ServerOptions small;
-  small.max_header_bytes = 4096;
-  small.max_body_bytes = 4096;
-  return small;
-}
-
-}  // namespace
-
 #ifdef SION_FUZZ_CORPUS_TOOL
 int main(int argc, char** argv) {
   if (argc != 2) return 2;
@@ -44,6 +33,17 @@ int main(int argc, char** argv) {
   return 0;
 }
 #else
+namespace {
+
+sion::http::ServerOptions options() {
+  sion::http::ServerOptions small;
+  small.max_header_bytes = 4096;
+  small.max_body_bytes = 4096;
+  return small;
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const sion::http::ServerOptions limits = options();
   auto request = sion::http::parse_request(sion::base::ByteView(data, size), limits);

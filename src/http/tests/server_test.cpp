@@ -214,6 +214,8 @@ TEST(Server, AnswersMalformedRequestsWith4xxAndCloses) {
       {"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nxyz\r\n", 400},
       {"POST / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n", 400},
       {"GET / HTTP/1.1\r\nBad Header\r\n\r\n", 400},
+      {"GET /a%zz HTTP/1.1\r\n\r\n", 400},
+      {"GET /?a=1&a=2 HTTP/1.1\r\n\r\n", 400},
   };
   for (const auto& [bytes, status] : cases) {
     auto answer = round_trip(server, bytes);
