@@ -7,8 +7,8 @@
 #include <utility>
 #include <variant>
 
-#include "sion/base/checked.hpp"
 #include "sion/base/bytes.hpp"
+#include "sion/base/checked.hpp"
 #include "sion/crypto/bundle.hpp"
 #include "sion/policy/kind_rules.hpp"
 
@@ -162,18 +162,18 @@ base::Result<TxPool::Plan> TxPool::plan(const exec::Transaction& tx, const TxFac
     out.account_nonce = account.nonce;
   }
   if (payload.nonce < out.account_nonce) {
-    out.verdict = refuse(PolicyCode::nonce_too_low, "nonce " + std::to_string(payload.nonce) +
-                                                        " is below the account's nonce " +
-                                                        std::to_string(out.account_nonce));
+    out.verdict =
+        refuse(PolicyCode::nonce_too_low, "nonce " + std::to_string(payload.nonce) + " is below the account's nonce " +
+                                              std::to_string(out.account_nonce));
     return out;
   }
   SION_TRY(out.verdict, check_coins(tx, view));
   if (!out.verdict) return out;
   if (payload.nonce - out.account_nonce > options_.max_nonce_gap) {
-    out.verdict = refuse(PolicyCode::nonce_too_far_ahead,
-                         "nonce " + std::to_string(payload.nonce) + " is more than " +
-                             std::to_string(options_.max_nonce_gap) + " past the account's nonce " +
-                             std::to_string(out.account_nonce));
+    out.verdict =
+        refuse(PolicyCode::nonce_too_far_ahead, "nonce " + std::to_string(payload.nonce) + " is more than " +
+                                                    std::to_string(options_.max_nonce_gap) +
+                                                    " past the account's nonce " + std::to_string(out.account_nonce));
     return out;
   }
   out.verdict = plan_room(tx, facts, out);
@@ -198,8 +198,7 @@ PolicyVerdict TxPool::plan_room(const exec::Transaction& tx, const TxFacts& fact
                       "replacing " + short_id(old.facts.tx_id) + " (fee " + std::to_string(old.fee) + " for " +
                           std::to_string(old.facts.usage.bytes) + " bytes) needs a feerate " +
                           std::to_string(options_.replacement_bump_percent) + "% higher; fee " +
-                          std::to_string(payload.fee) + " for " + std::to_string(facts.usage.bytes) +
-                          " bytes is not");
+                          std::to_string(payload.fee) + " for " + std::to_string(facts.usage.bytes) + " bytes is not");
       }
       out.replaces = old.facts.tx_id;
       --count;
@@ -252,8 +251,8 @@ PolicyVerdict TxPool::plan_eviction(const Rank& newcomer, const ledger::Id& send
     if (next_tail != tails_.end()) worst = *next_tail;
     if (!uncovered.empty() && (!worst || WorseFirst{}(*uncovered.begin(), *worst))) worst = *uncovered.begin();
     if (!worst || feerate_at_least(worst->fee, worst->bytes, newcomer.fee, newcomer.bytes, 100)) {
-      return refuse(PolicyCode::pool_full, "the pool is full (" + std::to_string(entries_.size()) +
-                                               " transactions, " + std::to_string(bytes_) +
+      return refuse(PolicyCode::pool_full, "the pool is full (" + std::to_string(entries_.size()) + " transactions, " +
+                                               std::to_string(bytes_) +
                                                " bytes) and every transaction it could evict pays at least "
                                                "this one's feerate");
     }

@@ -166,6 +166,18 @@ TEST_F(TxPoolTest, RefusesStatelessAndDuplicates) {
   EXPECT_EQ(txs.refusals(PolicyCode::admitted), 0u);
 }
 
+// A value no decoder could give is refused before anything hashes it.
+TEST_F(TxPoolTest, RefusesAnUnencodableValueBeforeHashingIt) {
+  TxPool txs = pool();
+  auto tx = transfer(0, 0, 0);
+  tx.auth.parts.resize(crypto::kMaxBundleKeys + 1);
+  const Admission admission = txs.check(tx, state).value();
+  EXPECT_EQ(admission.verdict.code, PolicyCode::not_encodable);
+  EXPECT_EQ(txs.insert(tx, admission.facts, state, 0).value().verdict.code, PolicyCode::not_encodable);
+  EXPECT_EQ(txs.size(), 0u);
+  EXPECT_EQ(txs.refusals(PolicyCode::not_encodable), 2u);
+}
+
 TEST_F(TxPoolTest, RefusesWrongKeys) {
   TxPool txs = pool();
   // An account whose keys are someone else's.
