@@ -4,6 +4,7 @@
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/dist_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
 
 #include <exception>
 #include <map>
@@ -64,11 +65,16 @@ base::Status setup_logging(const LogConfig& config, std::shared_ptr<spdlog::sink
       sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
     }
   }
-  Registry& r = registry();
-  const std::lock_guard lock(r.mutex);
-  r.level = to_spdlog(config.level);
-  r.root->set_sinks({Registry::formatted(std::move(sink))});
-  for (auto& entry : r.loggers) entry.second->set_level(r.level);
+  {
+    Registry& r = registry();
+    const std::lock_guard lock(r.mutex);
+    r.level = to_spdlog(config.level);
+    r.root->set_sinks({Registry::formatted(std::move(sink))});
+    for (auto& entry : r.loggers) entry.second->set_level(r.level);
+  }
+  // spdlog::info() and the like, from code that names no component, go to
+  // the same place as "node".
+  spdlog::set_default_logger(component_logger("node"));
   return {};
 }
 

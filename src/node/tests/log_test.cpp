@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 
 #include <fstream>
 #include <regex>
@@ -38,14 +39,16 @@ TEST_F(Log, LevelFiltersAndEveryLineHasTimeLevelAndComponent) {
   mempool->info("admitted {} transactions", 3);
   component_logger("api")->warn("slow request");
   component_logger("store")->error("disk full");
+  spdlog::info("from the default logger");
   const auto lines = lines_of(out.str());
-  ASSERT_EQ(lines.size(), 3u) << out.str();
+  ASSERT_EQ(lines.size(), 4u) << out.str();
   const std::regex format(
-      R"(^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z (info |warning|error) \[(mempool|api|store)\] .+$)");
+      R"(^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z (info |warning|error) \[(mempool|api|store|node)\] .+$)");
   for (const std::string& line : lines) EXPECT_TRUE(std::regex_match(line, format)) << line;
   EXPECT_NE(lines[0].find("info  [mempool] admitted 3 transactions"), std::string::npos) << lines[0];
   EXPECT_NE(lines[1].find("warning [api] slow request"), std::string::npos) << lines[1];
   EXPECT_NE(lines[2].find("error [store] disk full"), std::string::npos) << lines[2];
+  EXPECT_NE(lines[3].find("info  [node] from the default logger"), std::string::npos) << lines[3];
 }
 
 TEST_F(Log, ReconfiguringReachesLoggersMadeBefore) {

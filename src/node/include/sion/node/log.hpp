@@ -26,8 +26,9 @@ inline constexpr std::string_view kLogPattern = "%Y-%m-%dT%H:%M:%S.%eZ %-5l [%n]
 // Sends every component logger, those made before and after, to the
 // configured destination (the file opened for appending, created if
 // missing) at the configured level. `sink`, if given, replaces the
-// destination (tests). io_error when the file cannot be opened; the
-// previous destination is then kept.
+// destination (tests). spdlog's default logger (spdlog::info() and the
+// like) becomes the "node" logger. io_error when the file cannot be opened;
+// the previous destination is then kept.
 base::Status setup_logging(const LogConfig& config, std::shared_ptr<spdlog::sinks::sink> sink = nullptr);
 
 // The logger of `component` ("node", "api", "mempool", "store", ...), made
