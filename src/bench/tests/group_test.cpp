@@ -271,6 +271,7 @@ TEST(RunGroups, ExecutionNotesSayWhatRan) {
                      "Pulse of 64 transfers, state machine only",
                      "Pulse of 64 transfers, state machine only, ids given",
                      "Pulse of 64 transfers on a 100,000-account state",
+                     "store a Pulse of 64 transfers",
                      "traced execution of 64 transfers",
                      "stateless replay of every chunk (stack A)",
                  }));
@@ -290,6 +291,9 @@ TEST(RunGroups, ExecutionNotesSayWhatRan) {
   const Row* machine = find_row(*rows, "Pulse of 64 transfers, state machine only");
   ASSERT_NE(machine, nullptr);
   EXPECT_NE(machine->note.find("ids and usage computed inside the clock"), std::string::npos) << machine->note;
+  const Row* stored = find_row(*rows, "store a Pulse of 64 transfers");
+  ASSERT_NE(stored, nullptr);
+  EXPECT_NE(stored->note.find("one synced RocksDB batch"), std::string::npos) << stored->note;
   const Row* traced = find_row(*rows, "traced execution of 64 transfers");
   ASSERT_NE(traced, nullptr);
   EXPECT_NE(traced->note.find("signature verdicts and ids supplied by the all-cores pre-check"), std::string::npos);
