@@ -85,32 +85,69 @@ void TxPool::record_refusal(PolicyCode code) noexcept {
   if (index < refusals_.size()) ++refusals_[index];
 }
 
+std::optional<TxPool::PooledCoin> TxPool::pooled_coin(const ledger::Id& sender, std::uint64_t below_nonce,
+                                                      const ledger::Id& coin) const {
+  const auto found = senders_.find(sender);
+  if (found == senders_.end()) return std::nullopt;
+  for (const auto& [nonce, tx_id] : found->second.nonces) {
+    if (nonce >= below_nonce) break;
+    const exec::Transaction& parent = *entries_.at(tx_id).tx;
+    std::optional<PooledCoin> made;
+    std::visit(
+        [&](const auto& body) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(body)>, ledger::Transfer>) {
+            // Outputs first, then the change to the sender (ledger/transfer.cpp).
+            const auto ids = ledger::coin_ids(tx_id, ledger::max_created_objects(body));
+            for (std::size_t i = 0; i < ids.size() && !made; ++i) {
+              if (ids[i] != coin) continue;
+              made = i < body.outputs.size() ? PooledCoin{body.outputs[i].owner, body.outputs[i].amount}
+                                             : PooledCoin{parent.payload.sender, std::nullopt};
+            }
+          }
+        },
+        parent.payload.body);
+    if (made) return made;
+  }
+  return std::nullopt;
+}
+
 base::Result<PolicyVerdict> TxPool::check_coins(const exec::Transaction& tx, const ledger::StateView& view) const {
   const exec::TxPayload& payload = tx.payload;
+  // A coin that a lower nonce of the same sender creates counts as there: a
+  // wallet may send a chain of transactions, each spending the change of
+  // the one before. The amount of such a change coin is not known before
+  // execution, which settles it.
+  const auto find_coin = [&](const ledger::Id& id) -> base::Result<std::optional<PooledCoin>> {
+    SION_TRY(const auto object, view.get(id));
+    if (object) {
+      if (object->type != static_cast<std::uint32_t>(ledger::ObjectType::coin)) return std::optional<PooledCoin>{};
+      SION_TRY(const ledger::Coin coin, ledger::coin_from(*object));
+      return std::optional<PooledCoin>{PooledCoin{coin.owner, coin.amount}};
+    }
+    return pooled_coin(payload.sender, payload.nonce, id);
+  };
   const auto fee_coin_id = std::visit([](const auto& body) { return fee_coin(body); }, payload.body);
   if (!fee_coin_id) return refuse(PolicyCode::fee_unpayable, "the transaction names no fee coin");
-  SION_TRY(const auto fee_object, view.get(*fee_coin_id));
-  if (!fee_object || fee_object->type != static_cast<std::uint32_t>(ledger::ObjectType::coin)) {
+  SION_TRY(const auto fee_coin_value, find_coin(*fee_coin_id));
+  if (!fee_coin_value) {
     return refuse(PolicyCode::fee_unpayable, "fee coin " + short_id(*fee_coin_id) + " does not exist");
   }
-  SION_TRY(const ledger::Coin fee_coin_value, ledger::coin_from(*fee_object));
-  if (fee_coin_value.owner != payload.sender) {
+  if (fee_coin_value->owner != payload.sender) {
     return refuse(PolicyCode::fee_unpayable, "fee coin " + short_id(*fee_coin_id) + " is not the sender's");
   }
-  if (fee_coin_value.amount < payload.fee) {
+  if (fee_coin_value->amount && *fee_coin_value->amount < payload.fee) {
     return refuse(PolicyCode::fee_unpayable, "fee coin " + short_id(*fee_coin_id) + " holds " +
-                                                 std::to_string(fee_coin_value.amount) + ", less than the fee " +
+                                                 std::to_string(*fee_coin_value->amount) + ", less than the fee " +
                                                  std::to_string(payload.fee));
   }
   const auto inputs = std::visit([](const auto& body) { return spent_coins(body); }, payload.body);
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    SION_TRY(const auto object, view.get(inputs[i]));
-    if (!object || object->type != static_cast<std::uint32_t>(ledger::ObjectType::coin)) {
+    SION_TRY(const auto coin, find_coin(inputs[i]));
+    if (!coin) {
       return refuse(PolicyCode::unknown_input,
                     "input " + std::to_string(i) + " (" + short_id(inputs[i]) + ") is not an existing coin");
     }
-    SION_TRY(const ledger::Coin coin, ledger::coin_from(*object));
-    if (coin.owner != payload.sender) {
+    if (coin->owner != payload.sender) {
       return refuse(PolicyCode::input_not_owned,
                     "input " + std::to_string(i) + " (" + short_id(inputs[i]) + ") belongs to another account");
     }

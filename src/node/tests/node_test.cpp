@@ -91,8 +91,10 @@ TEST(Node, AdmitsProducesStoresAndAnnounces) {
     EXPECT_TRUE(outcome.verdict.ok()) << outcome.verdict.reason;
   }
   // A bad signature is refused with its code; garbage bytes are invalid input.
-  exec::Transaction forged = fixture.alice_chain(1)[0];
-  forged.payload.fee += 1;
+  const std::vector<exec::Id> bob_coin{exec::genesis_coin_id(1)};
+  const std::vector<exec::Output> to_alice{{fixture.alice_id(), 1000}};
+  exec::Transaction forged = exec::make_transfer(fixture.bob, fixture.genesis.params, 0, bob_coin, to_alice).value();
+  std::get<exec::Transfer>(forged.payload.body).outputs[0].amount = 2000;  // no longer what Bob signed
   EXPECT_EQ(node->submit(encoded(forged), 1000).value().verdict.code, policy::PolicyCode::bad_signature);
   const base::Bytes garbage{1, 2, 3};
   EXPECT_FALSE(node->submit(garbage, 1000));

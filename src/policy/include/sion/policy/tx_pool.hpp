@@ -188,6 +188,15 @@ class TxPool {
   PolicyVerdict plan_eviction(const Rank& newcomer, const ledger::Id& sender, std::uint64_t count, std::uint64_t bytes,
                               Plan& out) const;
   base::Result<PolicyVerdict> check_coins(const exec::Transaction& tx, const ledger::StateView& view) const;
+  // A coin that a pooled transaction of `sender` with a nonce below
+  // `below_nonce` creates: its owner, and its amount where the transaction
+  // fixes it (outputs; not change).
+  struct PooledCoin {
+    ledger::Id owner{};
+    std::optional<ledger::Amount> amount;
+  };
+  std::optional<PooledCoin> pooled_coin(const ledger::Id& sender, std::uint64_t below_nonce,
+                                        const ledger::Id& coin) const;
   PolicyVerdict counted(PolicyVerdict verdict) noexcept;
 
   // Brings a sender to `account_nonce`: if the nonce moved, drops what it
