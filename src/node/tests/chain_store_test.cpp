@@ -259,7 +259,7 @@ TEST(ChainStore, AFailedWriteStopsEveryLaterCommit) {
 // write-ahead log hits EFBIG.
 TEST(ChainStore, ARealWriteFailureStopsTheWriter) {
   TempDir dir;
-  const std::string command = std::string(SION_CHAIN_WRITER) + " " + dir.str() + " 131072 > /dev/null";
+  const std::string command = std::string(SION_CHAIN_WRITER) + " " + dir.str() + " 1048576 > /dev/null";
   const int status = std::system(command.c_str());
   ASSERT_TRUE(WIFEXITED(status)) << status;
   EXPECT_EQ(WEXITSTATUS(status), 3) << "3: the failed commit and the next both failed";
