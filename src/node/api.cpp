@@ -21,9 +21,9 @@ using http::Request;
 using http::Response;
 
 std::uint64_t now_ms() {
-  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                        std::chrono::system_clock::now().time_since_epoch())
-                                        .count());
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
 }
 
 Response ok(const Json& body, unsigned status = 200) { return Response::json(status, body.dump()); }
@@ -122,9 +122,9 @@ Response submit_answer(const base::Result<SubmitOutcome>& outcome) {
     const unsigned status = verdict.code == policy::PolicyCode::pool_full ? 503 : 422;
     return json_error(status, code, verdict.reason);
   }
-  return ok(Json{{"tx_id", base::to_hex(outcome->tx_id)},
-                 {"status", std::string(policy::pool_status_name(outcome->status))}},
-            202);
+  return ok(
+      Json{{"tx_id", base::to_hex(outcome->tx_id)}, {"status", std::string(policy::pool_status_name(outcome->status))}},
+      202);
 }
 
 void export_server_stats(PrometheusText& text, const http::ServerStats& stats) {
@@ -140,8 +140,7 @@ void export_server_stats(PrometheusText& text, const http::ServerStats& stats) {
   text.counter("sion_api_timeouts_total", "Connections closed for a request or write that took too long.",
                stats.timeouts);
   text.counter("sion_api_rate_limited_total", "Requests refused by the per-client rate limit.", stats.rate_limited);
-  text.counter("sion_api_handler_errors_total", "Requests whose handler failed (answered 500).",
-               stats.handler_errors);
+  text.counter("sion_api_handler_errors_total", "Requests whose handler failed (answered 500).", stats.handler_errors);
   text.counter("sion_api_event_streams_lagged_total", "Event subscribers disconnected for falling behind.",
                stats.sse_lagged);
   text.histogram("sion_api_request_duration_us", "API request time, from a complete header to the response.",
@@ -186,9 +185,7 @@ base::Status Api::register_routes() {
     switch (view->kind) {
       case Node::TxView::Kind::unknown:
         return not_found("this node has not seen the transaction (or no longer remembers it)");
-      case Node::TxView::Kind::pooled:
-        out["status"] = std::string(policy::pool_status_name(view->pool_status));
-        break;
+      case Node::TxView::Kind::pooled: out["status"] = std::string(policy::pool_status_name(view->pool_status)); break;
       case Node::TxView::Kind::executed: {
         const TxRecord& record = *view->record;
         out["status"] = "executed";
@@ -235,26 +232,24 @@ base::Status Api::register_routes() {
                    {"transactions", std::move(ids)}});
   }));
 
-  SION_TRY_STATUS(
-      server_.route("GET", "/v1/pulses/{height}/availability", [&node](const Request& request) -> Response {
-        auto height = height_param(request, node);
-        if (auto* refused = std::get_if<Response>(&height)) return std::move(*refused);
-        auto published = node.published(std::get<std::uint64_t>(height));
-        if (!published) {
-          return published.error().code == base::Errc::not_found ? not_found(published.error().reason)
-                                                                 : internal(published.error());
-        }
-        const exec::PublishedPulse& data = **published;
-        return ok(Json{{"height", std::get<std::uint64_t>(height)},
-                       {"data",
-                        Json{{"original_width", data.commitment.original_width},
-                             {"data_bytes", data.commitment.data_bytes},
-                             {"data_root", base::to_hex(data.commitment.data_root)}}},
-                       {"availability_hex", base::to_hex(codec::encode(data.trees.header()))}});
-      }));
+  SION_TRY_STATUS(server_.route("GET", "/v1/pulses/{height}/availability", [&node](const Request& request) -> Response {
+    auto height = height_param(request, node);
+    if (auto* refused = std::get_if<Response>(&height)) return std::move(*refused);
+    auto published = node.published(std::get<std::uint64_t>(height));
+    if (!published) {
+      return published.error().code == base::Errc::not_found ? not_found(published.error().reason)
+                                                             : internal(published.error());
+    }
+    const exec::PublishedPulse& data = **published;
+    return ok(Json{{"height", std::get<std::uint64_t>(height)},
+                   {"data", Json{{"original_width", data.commitment.original_width},
+                                 {"data_bytes", data.commitment.data_bytes},
+                                 {"data_root", base::to_hex(data.commitment.data_root)}}},
+                   {"availability_hex", base::to_hex(codec::encode(data.trees.header()))}});
+  }));
 
-  SION_TRY_STATUS(server_.route(
-      "GET", "/v1/pulses/{height}/shares/{row}/{col}", [&node](const Request& request) -> Response {
+  SION_TRY_STATUS(
+      server_.route("GET", "/v1/pulses/{height}/shares/{row}/{col}", [&node](const Request& request) -> Response {
         auto height = height_param(request, node);
         if (auto* refused = std::get_if<Response>(&height)) return std::move(*refused);
         auto row = u64_param(request, "row");
@@ -451,7 +446,8 @@ http::Response Api::metrics() const {
   text.gauge("sion_mempool_transactions", "Transactions in the mempool.", pool.transactions);
   text.gauge("sion_mempool_bytes", "Encoded bytes of the mempool's transactions.", pool.bytes);
   text.family("sion_mempool_refusals_total", "counter", "Submissions the mempool refused, by policy code.");
-  for (const auto& [code, count] : node_.refusal_counts()) text.sample("sion_mempool_refusals_total", count, {{"code", code}});
+  for (const auto& [code, count] : node_.refusal_counts())
+    text.sample("sion_mempool_refusals_total", count, {{"code", code}});
   text.family("sion_mempool_removals_total", "counter", "Transactions that left the mempool, by reason.");
   for (const auto& [reason, count] : node_.removal_counts()) {
     text.sample("sion_mempool_removals_total", count, {{"reason", reason}});

@@ -300,18 +300,17 @@ base::Result<std::vector<std::pair<exec::Id, exec::Amount>>> ChainStore::coins_o
   }
   std::vector<std::pair<exec::Id, exec::Amount>> coins;
   base::Status bad;
-  SION_TRY_STATUS(impl_->store->scan_extra(
-      kCoinsByOwner, first, base::ByteView(last.data(), last_owner ? 65 : 32),
-      [&](base::ByteView key, base::ByteView value) {
-        if (key.size() != 64 || value.size() != 8) {
-          bad = corrupt("a coins-by-owner record has the wrong size");
-          return false;
-        }
-        exec::Id coin{};
-        std::copy(key.begin() + 32, key.end(), coin.begin());
-        coins.emplace_back(coin, base::load_be<std::uint64_t>(value.data()));
-        return true;
-      }));
+  SION_TRY_STATUS(impl_->store->scan_extra(kCoinsByOwner, first, base::ByteView(last.data(), last_owner ? 65 : 32),
+                                           [&](base::ByteView key, base::ByteView value) {
+                                             if (key.size() != 64 || value.size() != 8) {
+                                               bad = corrupt("a coins-by-owner record has the wrong size");
+                                               return false;
+                                             }
+                                             exec::Id coin{};
+                                             std::copy(key.begin() + 32, key.end(), coin.begin());
+                                             coins.emplace_back(coin, base::load_be<std::uint64_t>(value.data()));
+                                             return true;
+                                           }));
   SION_TRY_STATUS(bad);
   return coins;
 }

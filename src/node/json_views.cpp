@@ -13,10 +13,9 @@ Json header_json(const exec::PulseHeader& header) {
               {"transactions_root", base::to_hex(header.transactions_root)},
               {"receipts_root", base::to_hex(header.receipts_root)},
               {"state_root", base::to_hex(header.state_root)},
-              {"data",
-               Json{{"original_width", header.data.original_width},
-                    {"data_bytes", header.data.data_bytes},
-                    {"data_root", base::to_hex(header.data.data_root)}}},
+              {"data", Json{{"original_width", header.data.original_width},
+                            {"data_bytes", header.data.data_bytes},
+                            {"data_root", base::to_hex(header.data.data_root)}}},
               {"params_hash", base::to_hex(header.params_hash)}};
 }
 

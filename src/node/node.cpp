@@ -32,9 +32,7 @@ std::set<commit::Hash> accounts_of(const exec::Transaction& tx) {
 }  // namespace
 
 Node::Node(NodeOptions options)
-    : options_(std::move(options)),
-      executor_(options_.execution_threads),
-      cache_(std::size_t{1} << 18) {}
+    : options_(std::move(options)), executor_(options_.execution_threads), cache_(std::size_t{1} << 18) {}
 
 Node::~Node() = default;
 
@@ -43,13 +41,13 @@ base::Result<std::unique_ptr<Node>> Node::open(NodeOptions options) {
   if (!options.validator) return base::fail(Errc::invalid_argument, "the node needs a validator key");
   const crypto::KeyBundle& keys = options.validator->public_bundle();
   const exec::Id validator = exec::account_id(keys);
-  const bool listed =
-      std::any_of(options.genesis.validators.begin(), options.genesis.validators.end(),
-                  [&](const crypto::KeyBundle& listed_keys) { return crypto::bundle_id(listed_keys) == crypto::bundle_id(keys); });
+  const bool listed = std::any_of(
+      options.genesis.validators.begin(), options.genesis.validators.end(),
+      [&](const crypto::KeyBundle& listed_keys) { return crypto::bundle_id(listed_keys) == crypto::bundle_id(keys); });
   if (!listed) {
-    return base::fail(Errc::invalid_argument,
-                      fmt::format("the validator key (id {}) is not one of the genesis file's validators",
-                                  base::to_hex(validator)));
+    return base::fail(
+        Errc::invalid_argument,
+        fmt::format("the validator key (id {}) is not one of the genesis file's validators", base::to_hex(validator)));
   }
   std::unique_ptr<Node> node(new Node(std::move(options)));
   node->validator_id_ = validator;
@@ -63,10 +61,10 @@ base::Result<std::unique_ptr<Node>> Node::open(NodeOptions options) {
                    ChainStore::open(node->options_.data_dir + "/chain", store_options));
   // On a chain already there this checks it was made from this genesis.
   SION_TRY(const commit::Hash root, exec::genesis_state_root(node->options_.genesis));
-  SION_TRY_STATUS(node->chain_->initialize(exec::genesis_writes(node->options_.genesis), root,
-                                           node->options_.genesis.params));
-  node->pool_ = std::make_unique<policy::TxPool>(node->options_.genesis.params, node->options_.policy,
-                                                 node->options_.pool);
+  SION_TRY_STATUS(
+      node->chain_->initialize(exec::genesis_writes(node->options_.genesis), root, node->options_.genesis.params));
+  node->pool_ =
+      std::make_unique<policy::TxPool>(node->options_.genesis.params, node->options_.policy, node->options_.pool);
   node->sign_log_head();
   return node;
 }
@@ -146,8 +144,8 @@ base::Result<std::optional<std::uint64_t>> Node::produce(std::uint64_t now_ms) {
     // A clock that went backwards must not make an invalid Pulse.
     const std::uint64_t time_ms = std::max(now_ms, parent.time_ms);
     const exec::StorePreState pre(chain_->state());
-    SION_TRY(exec::ProposedPulse made, exec::propose_pulse(pre, parent, candidates, time_ms, validator_id_,
-                                                           chain_->params(), pulse_options));
+    SION_TRY(exec::ProposedPulse made,
+             exec::propose_pulse(pre, parent, candidates, time_ms, validator_id_, chain_->params(), pulse_options));
     proposed.emplace(std::move(made));
   }
   SION_TRY_STATUS(apply_pulse(proposed->pulse, proposed->outcome));
@@ -264,8 +262,8 @@ base::Result<std::shared_ptr<const exec::PublishedPulse>> Node::published(std::u
   {
     auto chain_lock = read_lock();
     if (height == 0 || height > chain_->height()) {
-      return base::fail(Errc::not_found, fmt::format("no Pulse at height {} (the chain is at {})", height,
-                                                     chain_->height()));
+      return base::fail(Errc::not_found,
+                        fmt::format("no Pulse at height {} (the chain is at {})", height, chain_->height()));
     }
     SION_TRY(body, chain_->body(height));
   }
@@ -294,8 +292,8 @@ void Node::export_interval_histogram(PrometheusText& text) const {
   std::lock_guard lock(interval_mutex_);
   std::vector<std::uint64_t> counts = interval_counts_;
   counts.resize(std::size(kIntervalBoundsMs) + 1, 0);
-  text.histogram("sion_pulse_interval_ms", "Time between consecutive Pulses (header times).", kIntervalBoundsMs,
-                 counts, interval_sum_ms_);
+  text.histogram("sion_pulse_interval_ms", "Time between consecutive Pulses (header times).", kIntervalBoundsMs, counts,
+                 interval_sum_ms_);
 }
 
 // ---- Reads -------------------------------------------------------------------------------

@@ -16,8 +16,8 @@
 namespace sion::node {
 
 struct ApiOptions {
-  unsigned admission_threads = 0;        // 0: one per core
-  std::size_t admission_queue = 4096;    // submissions waiting for a worker; more answer 503
+  unsigned admission_threads = 0;             // 0: one per core
+  std::size_t admission_queue = 4096;         // submissions waiting for a worker; more answer 503
   std::size_t event_buffer_bytes = 4u << 20;  // per subscriber, before it is told it lagged
   std::size_t event_buffer_events = 16384;
 };

@@ -104,7 +104,7 @@ class Node {
   struct TxView {
     enum class Kind { unknown, pooled, executed, removed } kind = Kind::unknown;
     policy::PoolStatus pool_status = policy::PoolStatus::pending;
-    std::optional<TxRecord> record;  // executed
+    std::optional<TxRecord> record;    // executed
     std::optional<TxOutcome> outcome;  // removed
   };
   base::Result<TxView> transaction(const exec::Id& tx_id) const;
