@@ -16,6 +16,7 @@
 #include "sion/cli/keys.hpp"
 #include "sion/cli/node_commands.hpp"
 #include "sion/cli/tx_decode.hpp"
+#include "sion/cli/wallet_commands.hpp"
 
 namespace sion::cli {
 namespace {
@@ -157,6 +158,57 @@ CLI::App* add_address(CLI::App& app, AddressOptions& options) {
 }
 
 // `sion tx decode`: one subcommand per action on transactions.
+// The wallet commands that talk to a node.
+struct WalletCommands {
+  BalanceOptions balance;
+  TransferOptions transfer;
+  TxStatusOptions status;
+  std::uint64_t timeout_s = 60;
+  CLI::App* balance_app = nullptr;
+  CLI::App* transfer_app = nullptr;
+  CLI::App* status_app = nullptr;
+};
+
+void add_node_option(CLI::App* command, std::string& node) {
+  command->add_option("--node", node, fmt::format("The node's API [env: SION_NODE] [default: {}]", kDefaultNodeUrl))
+      ->envname("SION_NODE")
+      ->option_text("<URL>");
+}
+
+void add_wallet_commands(CLI::App& app, CLI::App* tx, WalletCommands& commands) {
+  CLI::App* balance = app.add_subcommand("balance", "Print an account's balance and coins as the node sees them");
+  balance->add_option("--key", commands.balance.key, "The account's key file")->option_text("<FILE>");
+  balance->add_option("--address", commands.balance.address, "The account's address")->option_text("<ADDR>");
+  add_node_option(balance, commands.balance.node);
+  balance->set_help_flag("-h,--help", "Print help");
+  commands.balance_app = balance;
+
+  CLI::App* transfer =
+      app.add_subcommand("transfer", "Sign and submit a transfer, wait for its execution and print the receipt");
+  transfer->add_option("--key", commands.transfer.key, "The sender's key file [default: the only one in ~/.sion/keys]")
+      ->option_text("<FILE>");
+  transfer->add_option("--to", commands.transfer.to, "The payee's address")->required()->option_text("<ADDR>");
+  transfer->add_option("--amount", commands.transfer.amount, "The amount to pay")
+      ->required()
+      ->check(unsigned_decimal())
+      ->option_text("<N>");
+  transfer->add_flag("--no-wait", "Return once the node admitted it")->each([&commands](const std::string&) {
+    commands.transfer.wait = false;
+  });
+  transfer->add_option("--timeout", commands.timeout_s, "Seconds to wait for execution [default: 60]")
+      ->check(unsigned_decimal())
+      ->option_text("<S>");
+  add_node_option(transfer, commands.transfer.node);
+  transfer->set_help_flag("-h,--help", "Print help");
+  commands.transfer_app = transfer;
+
+  CLI::App* status = tx->add_subcommand("status", "What became of a transaction: pending, executed (with its receipt), ...");
+  status->add_option("ID", commands.status.id, "The transaction id (64 hex digits)")->required()->option_text("<ID>");
+  add_node_option(status, commands.status.node);
+  status->set_help_flag("-h,--help", "Print help");
+  commands.status_app = status;
+}
+
 CLI::App* add_tx(CLI::App& app, std::string& input) {
   CLI::App* tx = app.add_subcommand("tx", "Work with transactions");
   tx->require_subcommand(1);
@@ -231,6 +283,8 @@ int run_app(int argc, const char* const* argv) {
   add_genesis(app, genesis_options);
   std::string tx_input;
   CLI::App* tx_decode = add_tx(app, tx_input);
+  WalletCommands wallet_commands;
+  add_wallet_commands(app, tx_decode->get_parent(), wallet_commands);
   KeygenOptions keygen_options;
   CLI::App* keygen = add_keygen(app, keygen_options);
   AddressOptions address_options;
@@ -261,6 +315,18 @@ int run_app(int argc, const char* const* argv) {
     if (status) return code(ExitCode::ok);
     print_error(status.error().reason.c_str());
     return code(status.error().is_invalid_input() ? ExitCode::usage : ExitCode::failure);
+  }
+  if (wallet_commands.balance_app->parsed() || wallet_commands.transfer_app->parsed() ||
+      wallet_commands.status_app->parsed()) {
+    wallet_commands.transfer.timeout = std::chrono::seconds(wallet_commands.timeout_s);
+    const base::Status status = wallet_commands.balance_app->parsed()
+                                    ? run_balance(wallet_commands.balance, stdout)
+                                : wallet_commands.transfer_app->parsed()
+                                    ? run_transfer(wallet_commands.transfer, stdout, stderr)
+                                    : run_tx_status(wallet_commands.status, stdout);
+    if (status) return code(ExitCode::ok);
+    print_error(status.error().reason.c_str());
+    return code(status.error().code == base::Errc::invalid_argument ? ExitCode::usage : ExitCode::failure);
   }
   if (keygen->parsed() || address->parsed()) {
     const base::Status status =

@@ -96,14 +96,17 @@ base::Result<DevnetDir> create_devnet_dir(const DevnetDirSpec& spec) {
   accounts.profile = spec.profile;
   accounts.genesis_path = in(dir, kGenesisName);
   accounts.key_dir = in(dir, kKeysName);
-  SION_TRY(const wallet::DevnetGenesis genesis, wallet::write_devnet(accounts));
-
   {
-    SION_TRY(const wallet::KeyDirectory keys, wallet::open_key_directory(genesis.key_dir, false));
+    // The validator's key first: the genesis file names it.
+    SION_TRY(const wallet::KeyDirectory keys, wallet::open_key_directory(accounts.key_dir, true));
     wallet::KeySeedGuard guard;
     SION_TRY_STATUS(base::random_bytes(guard.seed));
-    SION_TRY_STATUS(wallet::write_key_file(keys, std::string(kValidatorKeyName), spec.profile, guard.seed));
+    SION_TRY(const crypto::SigningBundle validator,
+             wallet::write_key_file(keys, std::string(kValidatorKeyName), spec.profile, guard.seed));
+    accounts.validators.push_back(validator.public_bundle());
   }
+  SION_TRY(const wallet::DevnetGenesis genesis, wallet::write_devnet(accounts));
+
   const std::string data = in(dir, kDataName);
   if (::mkdir(data.c_str(), 0700) != 0 && errno != EEXIST) {
     return base::fail(Errc::io_error, "cannot create " + quoted_path(data) + ": " + std::strerror(errno));

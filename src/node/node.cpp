@@ -326,7 +326,7 @@ base::Result<Node::TxView> Node::transaction(const exec::Id& tx_id) const {
 
 Node::MempoolView Node::mempool() const {
   std::lock_guard pool_lock(pool_mutex_);
-  return {pool_->size(), pool_->bytes()};
+  return {pool_->size(), pool_->bytes(), pool_->held()};
 }
 
 std::vector<std::pair<std::string, std::uint64_t>> Node::refusal_counts() const {

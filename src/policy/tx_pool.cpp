@@ -80,6 +80,12 @@ PolicyVerdict TxPool::counted(PolicyVerdict verdict) noexcept {
   return verdict;
 }
 
+std::size_t TxPool::held() const noexcept {
+  std::size_t count = 0;
+  for (const auto& [id, entry] : entries_) count += entry.held ? 1 : 0;
+  return count;
+}
+
 void TxPool::record_refusal(PolicyCode code) noexcept {
   const auto index = static_cast<std::size_t>(code);
   if (index < refusals_.size()) ++refusals_[index];

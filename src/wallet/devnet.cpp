@@ -101,6 +101,7 @@ base::Result<std::uint64_t> devnet_genesis_bytes(const DevnetSpec& spec) {
     exec::Genesis genesis;
     genesis.params.chain_id = spec.chain_id;
     genesis.accounts.assign(accounts, {bundle.public_bundle(), std::vector<exec::Amount>(coins, spec.amount)});
+    genesis.validators = spec.validators;  // a fixed part of the text
     return exec::genesis_to_json(genesis).size();
   };
   const std::uint64_t accounts = spec.accounts;
@@ -163,6 +164,7 @@ base::Result<DevnetGenesis> write_devnet(const DevnetSpec& spec) {
   // Fresh keys from the operating system's generator (base/random.hpp).
   Seeds seeds(spec.accounts);
   out.genesis.params.chain_id = spec.chain_id;
+  out.genesis.validators = spec.validators;
   out.genesis.accounts.reserve(spec.accounts);
   for (crypto::KeySeed& seed : seeds.seeds) {
     SION_TRY_STATUS(base::random_bytes(seed));

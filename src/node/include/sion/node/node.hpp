@@ -112,6 +112,7 @@ class Node {
   struct MempoolView {
     std::uint64_t transactions = 0;
     std::uint64_t bytes = 0;
+    std::uint64_t held = 0;
   };
   MempoolView mempool() const;
   // Refusals by code and removals by reason, for /metrics.

@@ -139,6 +139,8 @@ class TxPool {
   std::optional<PoolStatus> status(const ledger::Id& tx_id) const;
   std::shared_ptr<const exec::Transaction> get(const ledger::Id& tx_id) const;
   std::size_t size() const noexcept { return entries_.size(); }
+  // Pooled transactions waiting for a lower nonce (PoolStatus::held).
+  std::size_t held() const noexcept;
   std::uint64_t bytes() const noexcept { return bytes_; }
   std::uint64_t refusals(PolicyCode code) const noexcept { return refusals_[static_cast<std::size_t>(code)]; }
   std::uint64_t removals(RemovalReason reason) const noexcept { return removals_[static_cast<std::size_t>(reason)]; }

@@ -23,7 +23,8 @@ struct DevnetSpec {
   exec::Amount amount = 1'000'000'000;
   std::size_t coins_per_account = 1;
   crypto::Profile profile = crypto::Profile::dual;
-  std::string genesis_path;  // the genesis file to write
+  std::vector<crypto::KeyBundle> validators;  // the genesis file's validators (public keys)
+  std::string genesis_path;                   // the genesis file to write
   std::string key_dir;       // empty: "keys" beside the genesis file
   bool overwrite = false;    // may replace an existing genesis file (never a key file)
   // The largest genesis file to write: what a node reads (smaller in tests).

@@ -1,0 +1,165 @@
+#include "sion/cli/wallet_commands.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "sion/exec/tx_builder.hpp"
+#include "sion/http/client.hpp"
+#include "sion/wallet/address.hpp"
+#include "sion/wallet/key_file.hpp"
+#include "sion/wallet/keygen.hpp"
+#include "sion/wallet/node_api.hpp"
+
+namespace sion::cli {
+namespace {
+
+using base::Errc;
+
+// The key file an option names, or the only one in the default directory.
+base::Result<crypto::SigningBundle> signer_of(const std::optional<std::string>& key) {
+  if (key) return wallet::read_key_file(*key);
+  SION_TRY(const std::string dir, wallet::default_key_directory());
+  SION_TRY(const std::string only, wallet::only_key_file(dir));
+  return wallet::read_key_file(only);
+}
+
+std::string content_type_of(const http::ClientResponse& response) {
+  const std::string* type = response.header("Content-Type");
+  return type == nullptr ? std::string() : *type;
+}
+
+}  // namespace
+
+base::Result<wallet::HttpCall> http_call_for(const std::string& url) {
+  SION_TRY(http::Client client, http::Client::create(url));
+  auto shared = std::make_shared<http::Client>(std::move(client));
+  return wallet::HttpCall([shared](std::string_view method, std::string_view path, std::string_view body,
+                                   std::string_view content_type) -> base::Result<wallet::HttpReply> {
+    base::Result<http::ClientResponse> response = method == "POST" ? shared->post(path, body, content_type)
+                                                                   : shared->get(path);
+    if (!response) return base::fail(std::move(response).error());
+    return wallet::HttpReply{response->status, content_type_of(*response), std::move(response->body)};
+  });
+}
+
+base::Status run_balance(const BalanceOptions& options, std::FILE* out) {
+  exec::Id account{};
+  if (options.address) {
+    SION_TRY(account, wallet::parse_address(*options.address));
+  } else {
+    SION_TRY(const crypto::SigningBundle signer, signer_of(options.key));
+    account = exec::account_id(signer.public_bundle());
+  }
+  SION_TRY(wallet::HttpCall call, http_call_for(options.node));
+  wallet::NodeApi api(std::move(call));
+  SION_TRY(const wallet::AccountInfo info, api.account(account));
+  std::fputs(fmt::format("address: {}\nheight:  {}\nbalance: {}\nnonce:   {}\ncoins:   {}\n",
+                         wallet::address_to_text(account), info.height, info.balance, info.nonce, info.coins.size())
+                 .c_str(),
+             out);
+  for (const wallet::CoinInfo& coin : info.coins) {
+    std::fputs(fmt::format("  {} {}\n", base::to_hex(coin.id), coin.amount).c_str(), out);
+  }
+  return {};
+}
+
+base::Status run_transfer(const TransferOptions& options, std::FILE* out, std::FILE* err) {
+  if (options.amount == 0) return base::fail(Errc::invalid_argument, "--amount: must be at least 1");
+  SION_TRY(const exec::Id payee, wallet::parse_address(options.to));
+  SION_TRY(const crypto::SigningBundle signer, signer_of(options.key));
+  const exec::Id sender = exec::account_id(signer.public_bundle());
+  SION_TRY(wallet::HttpCall call, http_call_for(options.node));
+  wallet::NodeApi api(std::move(call));
+  SION_TRY(const wallet::NodeStatus status, api.status());
+  SION_TRY(const wallet::AccountInfo account, api.account(sender));
+  if (!account.exists) {
+    return base::fail(Errc::invalid_argument,
+                      "account " + wallet::address_to_text(sender) + " does not exist on this chain (no coins)");
+  }
+
+  // The largest coins first, until they pay the amount and the fee (which
+  // grows with each input).
+  std::vector<wallet::CoinInfo> coins = account.coins;
+  std::sort(coins.begin(), coins.end(), [](const auto& a, const auto& b) { return a.amount > b.amount; });
+  std::vector<exec::Id> inputs;
+  exec::Amount held = 0;
+  std::optional<exec::Transaction> tx;
+  const std::vector<exec::Output> outputs{{payee, options.amount}};
+  for (const wallet::CoinInfo& coin : coins) {
+    if (inputs.size() == exec::kMaxTransferInputs) break;
+    inputs.push_back(coin.id);
+    held += coin.amount;
+    SION_TRY(exec::Transaction built, exec::make_transfer(signer, status.params, account.nonce, inputs, outputs));
+    if (held >= options.amount && held - options.amount >= built.payload.fee) {
+      tx = std::move(built);
+      break;
+    }
+  }
+  if (!tx) {
+    return base::fail(Errc::invalid_argument, fmt::format("the account holds {} in {} coins: not enough to pay {} and the fee",
+                                                          account.balance, coins.size(), options.amount));
+  }
+  SION_TRY(const wallet::Submission submission, api.submit(*tx));
+  if (!submission.admitted()) {
+    return base::fail(Errc::invalid_argument, "the node refused the transaction: " + submission.refusal->to_string());
+  }
+  std::fputs(fmt::format("submitted {} (fee {}){}\n", base::to_hex(submission.tx_id), tx->payload.fee,
+                         submission.held ? ", held for a lower nonce" : "")
+                 .c_str(),
+             out);
+  std::fflush(out);
+  if (!options.wait) return {};
+
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    SION_TRY(const wallet::TxState state, api.tx_status(submission.tx_id));
+    const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+    if (state.executed()) {
+      std::fputs("\n", err);
+      const wallet::ReceiptInfo& receipt = *state.receipt;
+      std::fputs(fmt::format("executed in Pulse {} at position {} after {} ms\nreceipt: {} (fee paid {}, {} coins created)\n",
+                             *state.height, state.index.value_or(0), waited.count(), receipt.status, receipt.fee_paid,
+                             receipt.coins_created)
+                     .c_str(),
+                 out);
+      if (receipt.status != "success") return base::fail(Errc::invalid_value, "the transfer failed: " + receipt.status);
+      return {};
+    }
+    if (state.status != "pending" && state.status != "held") {
+      std::fputs("\n", err);
+      return base::fail(Errc::invalid_value, fmt::format("the transaction was {}{}", state.status,
+                                                         state.reason ? " (" + *state.reason + ")" : ""));
+    }
+    std::fputs(fmt::format("\rwaiting for execution: {}, {:.1f} s", state.status, waited.count() / 1000.0).c_str(),
+               err);
+    std::fflush(err);
+    if (waited > options.timeout) {
+      std::fputs("\n", err);
+      return base::fail(Errc::io_error, fmt::format("not executed within {} s; `sion tx status {}` tells later",
+                                                    options.timeout.count(), base::to_hex(submission.tx_id)));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
+
+base::Status run_tx_status(const TxStatusOptions& options, std::FILE* out) {
+  SION_TRY(const exec::Id id, wallet::parse_address(options.id));  // the same 64 hex digits
+  SION_TRY(wallet::HttpCall call, http_call_for(options.node));
+  wallet::NodeApi api(std::move(call));
+  SION_TRY(const wallet::TxState state, api.tx_status(id));
+  std::string text = fmt::format("tx {}\nstatus: {}\n", base::to_hex(id), state.status);
+  if (state.height) text += fmt::format("pulse:  {} (position {})\n", *state.height, state.index.value_or(0));
+  if (state.receipt) {
+    text += fmt::format("receipt: {} (fee paid {}, {} coins created)\n", state.receipt->status, state.receipt->fee_paid,
+                        state.receipt->coins_created);
+  }
+  if (state.reason) text += fmt::format("reason: {}\n", *state.reason);
+  std::fputs(text.c_str(), out);
+  return {};
+}
+
+}  // namespace sion::cli
