@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "sion/da/sampling.hpp"
+#include "sion/exec/pulse_header.hpp"
 #include "sion/wallet/log_head.hpp"
 
 namespace sion::wallet {
@@ -23,8 +24,9 @@ commit::Hash header_log_leaf_hash(const commit::Hash& pulse_hash) noexcept { ret
 std::string describe(const SyncReport& report) {
   std::string out = "log head: " + head_text(report.head) + "\n";
   out += "  signed by genesis validator " + base::to_hex(report.signer) + "\n";
-  if (!report.previous) {
+  if (!report.previous || report.genesis_checked) {
     out += "  first head trusted (nothing earlier to be consistent with)\n";
+    if (report.genesis_checked) out += "  entry 0 is this chain's genesis header\n";
   } else if (report.behind) {
     out += "  the node is behind the trusted head (" + head_text(*report.previous) + "), which is kept\n";
   } else if (report.consistency_checked) {
@@ -53,15 +55,30 @@ std::string describe(const PulseCheck& check) {
   return out;
 }
 
-base::Result<LightClient> LightClient::create(exec::Genesis genesis, PulseHasher hasher) {
+base::Result<LightClient> LightClient::create(exec::Genesis genesis) {
   if (genesis.validators.empty()) {
     return base::fail(Errc::invalid_argument,
                       "light client: the genesis names no validators, so no log head can be checked");
   }
-  if (!hasher) return base::fail(Errc::invalid_argument, "light client: no Pulse hash function");
   SION_TRY_STATUS_CONTEXT("light client", exec::check_genesis(genesis));
   SION_TRY_CONTEXT(const auto root, "light client", exec::genesis_state_root(genesis));
-  return LightClient(std::move(genesis), root, std::move(hasher));
+  const commit::Hash genesis_hash = exec::pulse_hash(exec::genesis_header(root, genesis.params));
+  return LightClient(std::move(genesis), root, genesis_hash);
+}
+
+base::Status LightClient::check_genesis_entry(NodeApi& api, const commit::TreeHead& head) const {
+  SION_TRY(const auto inclusion, api.inclusion(0, head.size));
+  if (inclusion.pulse_hash != genesis_hash_) {
+    return base::fail(Errc::invalid_value, "the node's log entry 0 is " + base::to_hex(inclusion.pulse_hash) +
+                                               ", not this genesis's header " + base::to_hex(genesis_hash_) +
+                                               ": the log of another chain");
+  }
+  if (!commit::verify_inclusion(kHeaderLogHasher, header_log_leaf_hash(genesis_hash_), inclusion.proof, head)) {
+    return base::fail(
+        Errc::invalid_value,
+        "the proof of the genesis header as entry 0 does not lead to the log head (" + head_text(head) + ")");
+  }
+  return {};
 }
 
 base::Result<SyncReport> LightClient::sync(NodeApi& api) {
@@ -86,7 +103,12 @@ base::Result<SyncReport> LightClient::sync(NodeApi& api) {
   report.previous = trusted_;
   report.head = reply.head;
   report.signer = reply.signer;
+  if (reply.head.size == 0) {
+    return base::fail(Errc::invalid_value, "the node's signed log head is empty: it lacks the genesis header");
+  }
   if (!trusted_ || trusted_->size == 0) {
+    SION_TRY_STATUS(check_genesis_entry(api, reply.head));
+    report.genesis_checked = true;
     trusted_ = reply.head;
     return report;
   }
@@ -120,30 +142,37 @@ base::Result<PulseCheck> LightClient::check_pulse(NodeApi& api, std::uint64_t he
                                                   const PulseCheckOptions& options) {
   const std::string what = "Pulse " + std::to_string(height);
   if (!trusted_) return base::fail(Errc::invalid_argument, what + ": no trusted log head yet (sync first)");
-  if (height == 0 || height > trusted_->size) {
+  // Entry h is Pulse h; entry 0 is the genesis header, which has no Pulse.
+  if (height == 0 || height >= trusted_->size) {
     return base::fail(Errc::invalid_argument, what + ": not in the trusted log head of size " +
                                                   std::to_string(trusted_->size) + " (sync again, or ask for 1 .. " +
-                                                  std::to_string(trusted_->size) + ")");
+                                                  std::to_string(trusted_->size - 1) + ")");
   }
   PulseCheck check;
   check.height = height;
   check.log_head = *trusted_;
   check.object_id = object_id;
 
-  // The header: its hash over the bytes served, then its entry in the log.
+  // The header: decoded from the bytes served (NodeApi::pulse, which also
+  // refuses JSON fields that disagree with them), its hash, then its entry
+  // in the log. Everything below is checked against this header alone.
   SION_TRY(const auto pulse, api.pulse(height));
-  check.pulse_hash = hasher_(pulse.header_bytes);
+  if (pulse.header.height != height) {
+    return base::fail(Errc::invalid_value,
+                      what + ": header_hex is the header of height " + std::to_string(pulse.header.height));
+  }
+  check.pulse_hash = exec::pulse_hash(pulse.header);
   if (check.pulse_hash != pulse.hash) {
     return base::fail(Errc::invalid_value, what + ": header_hex hashes to " + base::to_hex(check.pulse_hash) +
                                                ", but the node says " + base::to_hex(pulse.hash));
   }
   SION_TRY(const auto inclusion, api.inclusion(height, trusted_->size));
-  const commit::Hash leaf = header_log_leaf_hash(check.pulse_hash);
-  if (inclusion.leaf_hash != leaf) {
-    return base::fail(Errc::invalid_value, what + ": the log's leaf hash " + base::to_hex(inclusion.leaf_hash) +
-                                               " is not the leaf of the header's hash " + base::to_hex(leaf));
+  if (inclusion.pulse_hash != check.pulse_hash) {
+    return base::fail(Errc::invalid_value, what + ": the log's entry " + std::to_string(height) + " is " +
+                                               base::to_hex(inclusion.pulse_hash) + ", not the header's hash " +
+                                               base::to_hex(check.pulse_hash));
   }
-  if (!commit::verify_inclusion(kHeaderLogHasher, leaf, inclusion.proof, *trusted_)) {
+  if (!commit::verify_inclusion(kHeaderLogHasher, header_log_leaf_hash(check.pulse_hash), inclusion.proof, *trusted_)) {
     return base::fail(Errc::invalid_value, what + ": the inclusion proof does not lead to the trusted log head (" +
                                                head_text(*trusted_) + ")");
   }

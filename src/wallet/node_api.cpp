@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <utility>
 
 #include "sion/base/json.hpp"
@@ -135,6 +138,17 @@ base::Result<da::DataCommitment> data_commitment(JsonObject& parent, std::string
   SION_TRY(data.data_root, hash_field(object, "data_root"));
   SION_TRY_STATUS(object.finish());
   return data;
+}
+
+// The first field (by the codec's order) in which two headers differ.
+std::optional<std::string_view> first_difference(const exec::PulseHeader& a, const exec::PulseHeader& b) {
+  std::optional<std::string_view> found;
+  std::apply(
+      [&](const auto&... field) {
+        static_cast<void>(((a.*field.member == b.*field.member ? false : (found = field.name, true)) || ...));
+      },
+      exec::PulseHeader::codec_fields());
+  return found;
 }
 
 base::Failure mismatch(const std::string& route, const std::string& what) {
@@ -348,20 +362,25 @@ base::Result<PulseReply> NodeApi::pulse(std::optional<std::uint64_t> height) {
       return doc.invalid("asked for height " + std::to_string(*height) + ", got " + std::to_string(out.height));
     }
     SION_TRY(out.hash, hash_field(top, "hash"));
-    SION_TRY(out.header_bytes, top.hex("header_hex"));
+    SION_TRY(out.header, codec_field<exec::PulseHeader>(top, "header_hex"));
     SION_TRY(auto header, top.object("header"));
-    PulseHeaderFields& h = out.header;
-    SION_TRY(h.height, header.u64("height"));
-    if (h.height != out.height) return doc.invalid("the header is of height " + std::to_string(h.height));
-    SION_TRY(h.parent, hash_field(header, "parent"));
-    SION_TRY(h.time_ms, header.u64("time_ms"));
-    SION_TRY(h.proposer, hash_field(header, "proposer"));
-    SION_TRY(h.transactions_root, hash_field(header, "transactions_root"));
-    SION_TRY(h.receipts_root, hash_field(header, "receipts_root"));
-    SION_TRY(h.state_root, hash_field(header, "state_root"));
-    SION_TRY(h.data, data_commitment(header, "data"));
-    SION_TRY(h.params_hash, hash_field(header, "params_hash"));
+    exec::PulseHeader fields;
+    SION_TRY(fields.height, header.u64("height"));
+    SION_TRY(fields.parent, hash_field(header, "parent"));
+    SION_TRY(fields.time_ms, header.u64("time_ms"));
+    SION_TRY(fields.proposer, hash_field(header, "proposer"));
+    SION_TRY(fields.transactions_root, hash_field(header, "transactions_root"));
+    SION_TRY(fields.receipts_root, hash_field(header, "receipts_root"));
+    SION_TRY(fields.state_root, hash_field(header, "state_root"));
+    SION_TRY(fields.data, data_commitment(header, "data"));
+    SION_TRY(fields.params_hash, hash_field(header, "params_hash"));
     SION_TRY_STATUS(header.finish());
+    if (const auto field = first_difference(fields, out.header)) {
+      return doc.invalid("the header's JSON field \"" + std::string(*field) + "\" disagrees with header_hex");
+    }
+    if (out.header.height != out.height) {
+      return doc.invalid("the header is of height " + std::to_string(out.header.height));
+    }
     SION_TRY(out.transactions, hash_list(top, "transactions"));
     SION_TRY_STATUS(top.finish());
     return out;
@@ -419,21 +438,24 @@ base::Result<LogHeadReply> NodeApi::log_head() {
 base::Result<InclusionReply> NodeApi::inclusion(std::uint64_t height, std::optional<std::uint64_t> size) {
   std::string path = "/v1/log/inclusion/" + std::to_string(height);
   if (size) path += "?size=" + std::to_string(*size);
-  if (height == 0)
-    return base::fail(Errc::invalid_argument, "GET " + path + ": height 0 has no Pulse and no log entry");
   return get_route<InclusionReply>(
       call_, path, [&](JsonObject& top, const JsonView& doc) -> base::Result<InclusionReply> {
         InclusionReply out;
         SION_TRY(out.height, top.u64("height"));
         if (out.height != height) return doc.invalid("the reply is of height " + std::to_string(out.height));
-        SION_TRY(out.leaf_hash, hash_field(top, "leaf_hash"));
+        SION_TRY(out.size, top.u64("size"));
+        SION_TRY(out.pulse_hash, hash_field(top, "pulse_hash"));
         SION_TRY(out.proof, codec_field<commit::InclusionProof>(top, "proof_hex"));
-        if (out.proof.leaf_index != height - 1) {
-          return doc.invalid("the proof is of entry " + std::to_string(out.proof.leaf_index) +
-                             ", not entry height - 1");
+        if (out.proof.leaf_index != height) {
+          return doc.invalid("the proof is of entry " + std::to_string(out.proof.leaf_index) + ", not entry " +
+                             std::to_string(height));
         }
-        if (size && out.proof.tree_size != *size) {
-          return doc.invalid("the proof is in the tree of size " + std::to_string(out.proof.tree_size));
+        if (out.proof.tree_size != out.size) {
+          return doc.invalid("the proof is in the tree of size " + std::to_string(out.proof.tree_size) +
+                             ", not the reply's size " + std::to_string(out.size));
+        }
+        if (size && out.size != *size) {
+          return doc.invalid("the proof is in the tree of size " + std::to_string(out.size));
         }
         SION_TRY_STATUS(top.finish());
         return out;

@@ -1,6 +1,8 @@
 #pragma once
 // A node in memory that answers docs/api.md's routes through an HttpCall,
-// with real proofs: a header log (commit::MerkleLog), per Pulse a state tree
+// with real proofs: real Pulse headers (exec::PulseHeader, each linked to
+// its parent's pulse_hash) in a header log on SHA3-256 whose entry 0 is the
+// genesis header and entry h Pulse h's (commit::MerkleLog), per Pulse a state tree
 // (ledger::MemoryState) and an extended square (da), and log heads signed by
 // a genesis validator. `tamper` edits a reply before it is sent, so tests
 // can check that a client refuses what a lying node would send.
@@ -18,11 +20,11 @@
 #include "sion/base/json.hpp"
 #include "sion/codec/codec.hpp"
 #include "sion/commit/merkle_log.hpp"
-#include "sion/crypto/keccak.hpp"
 #include "sion/da/commitment.hpp"
 #include "sion/da/sampling.hpp"
 #include "sion/da/square.hpp"
 #include "sion/exec/genesis.hpp"
+#include "sion/exec/pulse_header.hpp"
 #include "sion/wallet/http_call.hpp"
 #include "sion/wallet/light_client.hpp"
 #include "sion/wallet/log_head.hpp"
@@ -39,10 +41,6 @@ inline crypto::KeySeed seed_of(std::uint8_t byte) {
   return seed;
 }
 
-// The test's Pulse hash: SHA3-256 of the header bytes (the node and the
-// client agree on it; the real one is exec's).
-inline commit::Hash test_pulse_hash(base::ByteView header) { return crypto::sha3_256(header); }
-
 inline HttpReply json_reply(unsigned status, const Json& body) { return {status, "application/json", body.dump()}; }
 
 inline HttpReply error_reply(unsigned status, std::string_view code, std::string_view message) {
@@ -58,8 +56,8 @@ inline commit::Hash hash_of_byte(std::uint8_t byte) {
 class FakeNode {
  public:
   struct Pulse {
-    base::Bytes header_bytes;
-    commit::Hash hash{};
+    exec::PulseHeader header;
+    commit::Hash hash{};  // exec::pulse_hash(header)
     commit::Hash state_root{};
     da::DataCommitment data;
     std::shared_ptr<da::ExtendedSquare> square;
@@ -73,10 +71,14 @@ class FakeNode {
     genesis_.accounts.push_back({account.public_bundle(), {1000}});
     genesis_.validators.push_back(validator_.public_bundle());
     genesis_root_ = exec::genesis_state_root(genesis_).value();
+    genesis_header_ = exec::genesis_header(genesis_root_, genesis_.params);
+    replace_log({exec::pulse_hash(genesis_header_)});
   }
 
   const exec::Genesis& genesis() const { return genesis_; }
   const crypto::SigningBundle& validator() const { return validator_; }
+  const exec::PulseHeader& genesis_header() const { return genesis_header_; }
+  // Entry h is Pulse h's hash, entry 0 the genesis header's: size height() + 1.
   const commit::MerkleLog& log() const { return log_; }
   const Pulse& pulse(std::uint64_t height) const { return pulses_.at(height - 1); }
   std::uint64_t height() const { return pulses_.size(); }
@@ -95,12 +97,19 @@ class FakeNode {
     p.square = std::make_shared<da::ExtendedSquare>(da::ExtendedSquare::from_data(data).value());
     p.trees = std::make_shared<da::SquareCommitment>(da::SquareCommitment::compute(*p.square));
     p.data = {p.trees->original_width(), data_bytes, p.trees->data_root()};
-    // Stand-in header bytes: the height, the state root and the data root.
-    p.header_bytes = codec::encode(std::uint64_t{pulses_.size() + 1});
-    p.header_bytes.insert(p.header_bytes.end(), p.state_root.begin(), p.state_root.end());
-    p.header_bytes.insert(p.header_bytes.end(), p.data.data_root.begin(), p.data.data_root.end());
-    p.hash = test_pulse_hash(p.header_bytes);
+    exec::PulseHeader& h = p.header;
+    h.height = pulses_.size() + 1;
+    h.parent = pulses_.empty() ? exec::pulse_hash(genesis_header_) : pulses_.back().hash;
+    h.time_ms = 1764855000000 + h.height;
+    h.proposer = exec::account_id(validator_.public_bundle());
+    h.params_hash = exec::params_hash(genesis_.params);
+    h.transactions_root = exec::transactions_root({});
+    h.receipts_root = hash_of_byte(0x72);
+    h.state_root = p.state_root;
+    h.data = p.data;
+    p.hash = exec::pulse_hash(h);
     log_.append(p.hash);
+    entries_.push_back(p.hash);
     pulses_.push_back(std::move(p));
   }
 
@@ -112,8 +121,25 @@ class FakeNode {
     signer_ = exec::account_id(who.public_bundle());
   }
 
-  // Replaces the log (a node that rewrote its history).
-  void replace_log(commit::MerkleLog log) { log_ = std::move(log); }
+  // Replaces the log's entries (a node that rewrote its history).
+  void replace_log(std::vector<commit::Hash> entries) {
+    log_ = commit::MerkleLog(commit::kLogSha3);
+    for (const commit::Hash& entry : entries) log_.append(entry);
+    entries_ = std::move(entries);
+  }
+
+  // The JSON `header` of GET /v1/pulses/{height} (docs/api.md).
+  static Json header_json(const exec::PulseHeader& header) {
+    return {{"height", header.height},
+            {"parent", base::to_hex(header.parent)},
+            {"time_ms", header.time_ms},
+            {"proposer", base::to_hex(header.proposer)},
+            {"transactions_root", base::to_hex(header.transactions_root)},
+            {"receipts_root", base::to_hex(header.receipts_root)},
+            {"state_root", base::to_hex(header.state_root)},
+            {"data", data_json(header.data)},
+            {"params_hash", base::to_hex(header.params_hash)}};
+  }
 
   std::function<void(const std::string& path, Json& body)> tamper;
   std::function<std::optional<HttpReply>(std::string_view method, const std::string& path, std::string_view body)>
@@ -211,11 +237,12 @@ class FakeNode {
     if (parts[1] == "log" && parts.size() == 4 && parts[2] == "inclusion") {
       const auto height = number(parts[3]);
       const auto size = query.count("size") ? number(query.at("size")) : log_.size();
-      if (height == 0) return std::nullopt;
-      const auto proof = log_.inclusion_proof(height - 1, size);
+      if (height >= entries_.size()) return std::nullopt;
+      const auto proof = log_.inclusion_proof(height, size);
       if (!proof) return std::nullopt;
       return Json{{"height", height},
-                  {"leaf_hash", base::to_hex(log_.leaf_hash(height - 1).value())},
+                  {"size", size},
+                  {"pulse_hash", base::to_hex(entries_[height])},
                   {"proof_hex", base::to_hex(codec::encode(*proof))}};
     }
     if (parts[1] == "pulses" && parts.size() >= 3) {
@@ -223,21 +250,11 @@ class FakeNode {
       if (height == 0 || height > pulses_.size()) return std::nullopt;
       const Pulse& p = pulses_[height - 1];
       if (parts.size() == 3) {
-        Json txs = Json::array();
         return Json{{"height", height},
                     {"hash", base::to_hex(p.hash)},
-                    {"header_hex", base::to_hex(p.header_bytes)},
-                    {"header",
-                     {{"height", height},
-                      {"parent", base::to_hex(height == 1 ? commit::Hash{} : pulses_[height - 2].hash)},
-                      {"time_ms", 1764855000000 + height},
-                      {"proposer", base::to_hex(exec::account_id(validator_.public_bundle()))},
-                      {"transactions_root", base::to_hex(hash_of_byte(0x71))},
-                      {"receipts_root", base::to_hex(hash_of_byte(0x72))},
-                      {"state_root", base::to_hex(p.state_root)},
-                      {"data", data_json(p.data)},
-                      {"params_hash", base::to_hex(hash_of_byte(0x73))}}},
-                    {"transactions", txs}};
+                    {"header_hex", base::to_hex(codec::encode(p.header))},
+                    {"header", header_json(p.header)},
+                    {"transactions", Json::array()}};
       }
       if (parts.size() == 4 && parts[3] == "availability") {
         return Json{{"height", height},
@@ -278,8 +295,10 @@ class FakeNode {
 
   exec::Genesis genesis_;
   commit::Hash genesis_root_{};
+  exec::PulseHeader genesis_header_;
   crypto::SigningBundle validator_;
-  commit::MerkleLog log_;
+  commit::MerkleLog log_{commit::kLogSha3};
+  std::vector<commit::Hash> entries_;  // the log's entries (pulse hashes), entry 0 the genesis header's
   std::vector<Pulse> pulses_;
   std::map<exec::Id, state::Object> objects_;
   commit::TreeHead head_;

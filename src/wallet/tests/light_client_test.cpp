@@ -5,7 +5,8 @@
 #include <string>
 
 #include "fake_node.hpp"
-#include "sion/crypto/sha2.hpp"
+#include "sion/crypto/keccak.hpp"
+#include "sion/exec/pulse_header.hpp"
 
 namespace sion::wallet {
 namespace {
@@ -36,9 +37,7 @@ void grow(FakeNode& node, std::size_t pulses) {
   node.sign_head();
 }
 
-LightClient make_client(const FakeNode& node) {
-  return LightClient::create(node.genesis(), testing::test_pulse_hash).value();
-}
+LightClient make_client(const FakeNode& node) { return LightClient::create(node.genesis()).value(); }
 
 PulseCheckOptions fixed_samples(std::uint32_t samples = 8) {
   PulseCheckOptions options;
@@ -57,13 +56,18 @@ TEST(LightClient, SyncsAndChecksPulses) {
   ASSERT_TRUE(first) << first.error().to_string();
   EXPECT_FALSE(first->previous);
   EXPECT_FALSE(first->consistency_checked);
+  EXPECT_TRUE(first->genesis_checked);
   EXPECT_EQ(first->head, node.log().head());
+  EXPECT_EQ(first->head.size, 4u);  // the genesis header and three Pulses
   EXPECT_EQ(client.trusted_head(), node.log().head());
+  EXPECT_EQ(client.genesis_hash(), exec::pulse_hash(node.genesis_header()));
   EXPECT_TRUE(contains(describe(*first), "first head trusted"));
+  EXPECT_TRUE(contains(describe(*first), "entry 0 is this chain's genesis header"));
 
   const auto check = client.check_pulse(api, 2, kPresent, fixed_samples());
   ASSERT_TRUE(check) << check.error().to_string();
   EXPECT_EQ(check->pulse_hash, node.pulse(2).hash);
+  EXPECT_EQ(check->pulse_hash, exec::pulse_hash(node.pulse(2).header));
   EXPECT_EQ(check->state_root, node.pulse(2).state_root);
   EXPECT_EQ(check->data, node.pulse(2).data);
   EXPECT_EQ(check->data.original_width, 2u);  // 2,003 bytes: 2 x 2 shares of 512
@@ -80,18 +84,21 @@ TEST(LightClient, SyncsAndChecksPulses) {
   EXPECT_EQ(absent->samples, 4u);
   EXPECT_TRUE(contains(describe(*absent), "absent (proven)"));
 
-  // Not yet in the trusted head.
+  // Not yet in the trusted head; and height 0 (the genesis) has no Pulse.
   const auto ahead = client.check_pulse(api, 4, kPresent, fixed_samples());
   ASSERT_FALSE(ahead);
   EXPECT_EQ(ahead.error().code, base::Errc::invalid_argument);
+  EXPECT_TRUE(contains(ahead.error().reason, "ask for 1 .. 3")) << ahead.error().reason;
+  EXPECT_EQ(client.check_pulse(api, 0, kPresent, fixed_samples()).error().code, base::Errc::invalid_argument);
 
   // The node grows; the next sync checks consistency and trusts the new head.
   grow(node, 2);
   const auto second = client.sync(api);
   ASSERT_TRUE(second) << second.error().to_string();
   EXPECT_TRUE(second->consistency_checked);
-  EXPECT_EQ(second->previous->size, 3u);
-  EXPECT_EQ(client.trusted_head()->size, 5u);
+  EXPECT_FALSE(second->genesis_checked);
+  EXPECT_EQ(second->previous->size, 4u);
+  EXPECT_EQ(client.trusted_head()->size, 6u);
   EXPECT_TRUE(client.check_pulse(api, 5, kPresent, fixed_samples()));
 
   // A node that lags behind: the trusted head is kept.
@@ -101,7 +108,7 @@ TEST(LightClient, SyncsAndChecksPulses) {
   const auto behind = client.sync(lagging_api);
   ASSERT_TRUE(behind) << behind.error().to_string();
   EXPECT_TRUE(behind->behind);
-  EXPECT_EQ(client.trusted_head()->size, 5u);
+  EXPECT_EQ(client.trusted_head()->size, 6u);
   EXPECT_TRUE(contains(describe(*behind), "behind"));
 }
 
@@ -146,12 +153,8 @@ TEST(LightClient, RefusesAHeadInconsistentWithTheTrustedOne) {
 
   // The node rewrites Pulse 2 and signs the new history: validly signed,
   // but not an extension of what the client trusts.
-  commit::MerkleLog rewritten;
-  rewritten.append(node.pulse(1).hash);
-  rewritten.append(hash_of_byte(0xee));
-  rewritten.append(node.pulse(3).hash);
-  rewritten.append(hash_of_byte(0xef));
-  node.replace_log(std::move(rewritten));
+  const commit::Hash genesis = exec::pulse_hash(node.genesis_header());
+  node.replace_log({genesis, node.pulse(1).hash, hash_of_byte(0xee), node.pulse(3).hash, hash_of_byte(0xef)});
   node.sign_head();
   const auto result = client.sync(api);
   ASSERT_FALSE(result);
@@ -160,9 +163,7 @@ TEST(LightClient, RefusesAHeadInconsistentWithTheTrustedOne) {
   EXPECT_EQ(client.trusted_head(), trusted);
 
   // Same size, another root: two histories.
-  commit::MerkleLog fork;
-  for (std::uint8_t i = 0; i < 3; ++i) fork.append(hash_of_byte(i));
-  node.replace_log(std::move(fork));
+  node.replace_log({genesis, hash_of_byte(0), hash_of_byte(1), hash_of_byte(2)});
   node.sign_head();
   const auto forked = client.sync(api);
   ASSERT_FALSE(forked);
@@ -175,13 +176,70 @@ TEST(LightClient, RefusesANodeOfAnotherChain) {
   NodeApi api(node.call());
   auto genesis = node.genesis();
   genesis.params.chain_id = 6;
-  auto client = LightClient::create(genesis, testing::test_pulse_hash).value();
+  auto client = LightClient::create(genesis).value();
   const auto result = client.sync(api);
   ASSERT_FALSE(result);
   EXPECT_TRUE(contains(result.error().reason, "another chain")) << result.error().reason;
 
   genesis.validators.clear();
-  EXPECT_EQ(LightClient::create(genesis, testing::test_pulse_hash).error().code, base::Errc::invalid_argument);
+  EXPECT_EQ(LightClient::create(genesis).error().code, base::Errc::invalid_argument);
+}
+
+// A node whose status names this chain but whose signed log starts from
+// another genesis header: refused when the log is first trusted.
+TEST(LightClient, RefusesALogWhoseEntryZeroIsNotTheGenesisHeader) {
+  FakeNode node;
+  grow(node, 2);
+  NodeApi api(node.call());
+  auto other = node.genesis_header();
+  other.time_ms = 1;
+  node.replace_log({exec::pulse_hash(other), node.pulse(1).hash, node.pulse(2).hash});
+  node.sign_head();
+  auto client = make_client(node);
+  auto result = client.sync(api);
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().code, base::Errc::invalid_value);
+  EXPECT_TRUE(contains(result.error().reason, "the log of another chain")) << result.error().reason;
+  EXPECT_FALSE(client.trusted_head());
+
+  // The right entry 0, with a proof that does not lead to the head.
+  node.replace_log({exec::pulse_hash(node.genesis_header()), node.pulse(1).hash, node.pulse(2).hash});
+  node.sign_head();
+  node.tamper = [](const std::string& path, Json& body) {
+    if (path.rfind("/v1/log/inclusion/0", 0) == 0) {
+      auto proof = codec::decode<commit::InclusionProof>(base::from_hex(body["proof_hex"].get<std::string>()).value());
+      proof.value().path[0] = hash_of_byte(0x44);
+      body["proof_hex"] = base::to_hex(codec::encode(proof.value()));
+    }
+  };
+  result = client.sync(api);
+  ASSERT_FALSE(result);
+  EXPECT_TRUE(contains(result.error().reason, "genesis header as entry 0 does not lead")) << result.error().reason;
+
+  // An empty log lacks the genesis header.
+  node.tamper = nullptr;
+  node.replace_log({});
+  node.sign_head();
+  result = client.sync(api);
+  ASSERT_FALSE(result);
+  EXPECT_TRUE(contains(result.error().reason, "lacks the genesis header")) << result.error().reason;
+
+  node.replace_log({exec::pulse_hash(node.genesis_header()), node.pulse(1).hash, node.pulse(2).hash});
+  node.sign_head();
+  EXPECT_TRUE(client.sync(api));
+}
+
+// A Pulse reply's header_hex and JSON header replaced by `header`'s, and
+// its hash too when `with_hash`: a reply consistent in itself.
+void serve_header(Json& body, const exec::PulseHeader& header, bool with_hash) {
+  body["header_hex"] = base::to_hex(codec::encode(header));
+  body["header"] = FakeNode::header_json(header);
+  if (with_hash) body["hash"] = base::to_hex(exec::pulse_hash(header));
+}
+
+exec::PulseHeader with_state_root(exec::PulseHeader header, const commit::Hash& root) {
+  header.state_root = root;
+  return header;
 }
 
 // Each tampering of a Pulse check's replies, and what the refusal names.
@@ -199,24 +257,51 @@ TEST(LightClient, RefusesTamperedPulseReplies) {
     return base::to_hex(codec::encode(da::prove_share(*p.square, *p.trees, da::Axis::row, row, col)));
   };
   const std::vector<Tampering> cases = {
-      {"header bytes that do not hash to the hash",
+      {"header bytes with a byte flipped",
+       [](const FakeNode&, const std::string& path, Json& body) {
+         if (path == "/v1/pulses/2") {
+           auto bytes = base::from_hex(body["header_hex"].get<std::string>()).value();
+           bytes[8 + 32] ^= 1;  // time_ms, after height and parent
+           body["header_hex"] = base::to_hex(bytes);
+         }
+       },
+       "JSON field \"time_ms\" disagrees with header_hex"},
+      {"header bytes with a trailing byte",
        [](const FakeNode&, const std::string& path, Json& body) {
          if (path == "/v1/pulses/2") body["header_hex"] = body["header_hex"].get<std::string>() + "00";
        },
-       "header_hex hashes to"},
-      {"a header hash and bytes the log does not hold",
-       [](const FakeNode&, const std::string& path, Json& body) {
-         if (path == "/v1/pulses/2") {
-           const base::Bytes bytes{1, 2, 3};
-           body["header_hex"] = base::to_hex(bytes);
-           body["hash"] = base::to_hex(testing::test_pulse_hash(bytes));
-         }
+       "$.header_hex: not one canonical PulseHeader encoding"},
+      {"JSON fields that disagree with the bytes",
+       [](const FakeNode& n, const std::string& path, Json& body) {
+         if (path == "/v1/pulses/2") body["header"]["state_root"] = base::to_hex(n.pulse(3).state_root);
        },
-       "is not the leaf of the header's hash"},
+       "JSON field \"state_root\" disagrees with header_hex"},
+      {"a header (bytes and fields agreeing) that does not hash to the hash",
+       [](const FakeNode& n, const std::string& path, Json& body) {
+         if (path == "/v1/pulses/2")
+           serve_header(body, with_state_root(n.pulse(2).header, n.pulse(3).state_root), false);
+       },
+       "header_hex hashes to"},
+      {"a header, its hash and fields the log does not hold",
+       [](const FakeNode& n, const std::string& path, Json& body) {
+         if (path == "/v1/pulses/2")
+           serve_header(body, with_state_root(n.pulse(2).header, n.pulse(3).state_root), true);
+       },
+       "the log's entry 2 is"},
+      {"another Pulse's header, consistent in itself",
+       [](const FakeNode& n, const std::string& path, Json& body) {
+         if (path == "/v1/pulses/2") serve_header(body, n.pulse(3).header, true);
+       },
+       "the header is of height 3"},
+      {"a log entry that is not the header's hash",
+       [](const FakeNode& n, const std::string& path, Json& body) {
+         if (path.rfind("/v1/log/inclusion/2", 0) == 0) body["pulse_hash"] = base::to_hex(n.pulse(3).hash);
+       },
+       "the log's entry 2 is"},
       {"an inclusion proof of another entry's path",
        [](const FakeNode& n, const std::string& path, Json& body) {
          if (path.rfind("/v1/log/inclusion/2", 0) == 0) {
-           auto proof = n.log().inclusion_proof(1, 3).value();
+           auto proof = n.log().inclusion_proof(2, 4).value();
            proof.path[0] = hash_of_byte(0x44);
            body["proof_hex"] = base::to_hex(codec::encode(proof));
          }
@@ -266,9 +351,9 @@ TEST(LightClient, RefusesTamperedPulseReplies) {
        "not the header's"},
       {"a hex field of the wrong size",
        [](const FakeNode&, const std::string& path, Json& body) {
-         if (path.rfind("/v1/log/inclusion/", 0) == 0) body["leaf_hash"] = std::string(62, 'a');
+         if (path.rfind("/v1/log/inclusion/2", 0) == 0) body["pulse_hash"] = std::string(62, 'a');
        },
-       "$.leaf_hash: expected 64 hex digits, got 62"},
+       "$.pulse_hash: expected 64 hex digits, got 62"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
@@ -292,7 +377,7 @@ TEST(LightClient, LeafIsTheRfc6962LeafOfThePulseHash) {
   const commit::Hash pulse_hash = hash_of_byte(0x42);
   base::Bytes input{0x00};
   input.insert(input.end(), pulse_hash.begin(), pulse_hash.end());
-  EXPECT_EQ(header_log_leaf_hash(pulse_hash), crypto::sha256(input));
+  EXPECT_EQ(header_log_leaf_hash(pulse_hash), crypto::sha3_256(input));
 }
 
 }  // namespace

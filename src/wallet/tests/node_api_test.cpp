@@ -160,8 +160,10 @@ TEST(NodeApi, ReadsTheFakeNodesRoutes) {
   ASSERT_TRUE(pulse) << pulse.error().to_string();
   EXPECT_EQ(node.requests.back(), "GET /v1/pulses/latest");
   EXPECT_EQ(pulse->height, 2u);
-  EXPECT_EQ(pulse->header_bytes, node.pulse(2).header_bytes);
+  EXPECT_EQ(pulse->header, node.pulse(2).header);
+  EXPECT_EQ(pulse->hash, exec::pulse_hash(pulse->header));
   EXPECT_EQ(pulse->header.parent, node.pulse(1).hash);
+  EXPECT_EQ(node.pulse(1).header.parent, exec::pulse_hash(node.genesis_header()));
   EXPECT_EQ(pulse->header.data, node.pulse(2).data);
 
   const auto availability = api.availability(1);
@@ -174,17 +176,25 @@ TEST(NodeApi, ReadsTheFakeNodesRoutes) {
   EXPECT_EQ(share->column(), 2u);
   EXPECT_TRUE(da::verify_share(*share, node.pulse(1).data));
 
-  const auto inclusion = api.inclusion(2, 2);
+  // Entry h is Pulse h; entry 0 the genesis header (log size height + 1).
+  const auto inclusion = api.inclusion(2, 3);
   ASSERT_TRUE(inclusion) << inclusion.error().to_string();
-  EXPECT_EQ(node.requests.back(), "GET /v1/log/inclusion/2?size=2");
-  EXPECT_EQ(inclusion->proof.leaf_index, 1u);
-  EXPECT_EQ(api.inclusion(0).error().code, base::Errc::invalid_argument);
+  EXPECT_EQ(node.requests.back(), "GET /v1/log/inclusion/2?size=3");
+  EXPECT_EQ(inclusion->proof.leaf_index, 2u);
+  EXPECT_EQ(inclusion->size, 3u);
+  EXPECT_EQ(inclusion->pulse_hash, node.pulse(2).hash);
+  EXPECT_TRUE(commit::verify_inclusion(kHeaderLogHasher, header_log_leaf_hash(inclusion->pulse_hash), inclusion->proof,
+                                       node.log().head()));
+  const auto genesis = api.inclusion(0);
+  ASSERT_TRUE(genesis) << genesis.error().to_string();
+  EXPECT_EQ(genesis->pulse_hash, exec::pulse_hash(node.genesis_header()));
+  EXPECT_EQ(genesis->proof.leaf_index, 0u);
 
-  const auto consistency = api.consistency(1, 2);
+  const auto consistency = api.consistency(1, 3);
   ASSERT_TRUE(consistency) << consistency.error().to_string();
-  EXPECT_EQ(node.requests.back(), "GET /v1/log/consistency?from=1&to=2");
+  EXPECT_EQ(node.requests.back(), "GET /v1/log/consistency?from=1&to=3");
   EXPECT_TRUE(
-      commit::verify_consistency(commit::kLogSha256, *consistency, node.log().head(1).value(), node.log().head()));
+      commit::verify_consistency(kHeaderLogHasher, *consistency, node.log().head(1).value(), node.log().head()));
 
   const auto object = api.object(hash_of_byte(1), true, 1);
   ASSERT_TRUE(object) << object.error().to_string();
@@ -233,7 +243,11 @@ TEST(NodeApi, RefusesMalformedReplies) {
       {"/v1/pulses/1", [](Json& b) { b["header"]["data"]["original_width"] = 1.5; },
        [&] { return status_of(api.pulse(1)); }, "$.header.data.original_width"},
       {"/v1/pulses/1", [](Json& b) { b["header"]["height"] = 2; }, [&] { return status_of(api.pulse(1)); },
-       "the header is of height 2"},
+       "$: the header's JSON field \"height\" disagrees with header_hex"},
+      {"/v1/pulses/1", [](Json& b) { b["header"]["params_hash"] = base::to_hex(hash_of_byte(9)); },
+       [&] { return status_of(api.pulse(1)); }, "the header's JSON field \"params_hash\" disagrees with header_hex"},
+      {"/v1/pulses/1", [](Json& b) { b["header_hex"] = b["header_hex"].get<std::string>().substr(2); },
+       [&] { return status_of(api.pulse(1)); }, "$.header_hex: not one canonical PulseHeader encoding"},
       {"/v1/pulses/1", [](Json& b) { b["transactions"] = {"00"}; }, [&] { return status_of(api.pulse(1)); },
        "$.transactions[0]: expected 64 hex digits"},
       {"/v1/pulses/1/shares/0/1", [](Json& b) { b["column"] = 0; }, [&] { return status_of(api.share(1, 0, 1)); },
@@ -242,8 +256,14 @@ TEST(NodeApi, RefusesMalformedReplies) {
        "$.proof_hex: not one canonical ShareProof encoding"},
       {"/v1/log/consistency?from=1&to=1", [](Json& b) { b["proof_hex"] = "0100000000000000020000000000000000"; },
        [&] { return status_of(api.consistency(1, 1)); }, "the proof is between sizes 1 and 2"},
-      {"/v1/log/inclusion/1?size=1", [](Json& b) { b["proof_hex"] = "0000000000000000020000000000000000"; },
-       [&] { return status_of(api.inclusion(1, 1)); }, "the proof is in the tree of size 2"},
+      {"/v1/log/inclusion/1?size=2", [](Json& b) { b["proof_hex"] = "0100000000000000030000000000000000"; },
+       [&] { return status_of(api.inclusion(1, 2)); }, "the proof is in the tree of size 3, not the reply's size 2"},
+      {"/v1/log/inclusion/1?size=2", [](Json& b) { b["size"] = 3; }, [&] { return status_of(api.inclusion(1, 2)); },
+       "the proof is in the tree of size 2, not the reply's size 3"},
+      {"/v1/log/inclusion/1?size=2", [](Json& b) { b["proof_hex"] = "0000000000000000020000000000000000"; },
+       [&] { return status_of(api.inclusion(1, 2)); }, "the proof is of entry 0, not entry 1"},
+      {"/v1/log/inclusion/1?size=2", [](Json& b) { b["leaf_hash"] = b["pulse_hash"]; },
+       [&] { return status_of(api.inclusion(1, 2)); }, "$: unknown field \"leaf_hash\""},
       {"/v1/objects/" + base::to_hex(hash_of_byte(1)) + "?proof=true", [](Json& b) { b.erase("proof_hex"); },
        [&] { return status_of(api.object(hash_of_byte(1))); }, "missing field \"proof_hex\""},
       {"/v1/objects/" + base::to_hex(hash_of_byte(1)) + "?proof=true", [](Json& b) { b["proof_hex"] = "0100"; },

@@ -6,19 +6,15 @@
 //   sync():        the node's header log head is signed by a genesis
 //                  validator (docs/ledger.md, "Signed log heads") and extends
 //                  the head trusted so far (an RFC 6962 consistency proof);
-//   check_pulse(): a Pulse's header is in the trusted log (an inclusion
-//                  proof of its hash), its data is available (random share
-//                  samples against its data commitment) and an object's
-//                  value (present or absent) is proven against its state root.
-//
-// Seam: the Pulse header's type is exec's. Until a client decodes it, the
-// header's hash is taken over the header's encoding (header_hex) through an
-// injected PulseHasher (exec::pulse_hash), while the state root and the data
-// commitment are read from the reply's JSON `header` fields, which are not
-// yet bound to those bytes.
+//                  the first head trusted must hold the genesis header as
+//                  entry 0, so a node cannot present the log of another chain;
+//   check_pulse(): a Pulse's header, decoded from the bytes served, hashes
+//                  to an entry of the trusted log (an inclusion proof), its
+//                  data is available (random share samples against the
+//                  header's data commitment) and an object's value (present
+//                  or absent) is proven against the header's state root.
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 
@@ -32,12 +28,10 @@
 
 namespace sion::wallet {
 
-// The Pulse hash of a header's canonical encoding (docs/ledger.md, "Pulses").
-using PulseHasher = std::function<commit::Hash(base::ByteView header_encoding)>;
-
-// The header log: RFC 6962 on SHA-256 (docs/commit-log.md), entry h - 1 the
-// hash of Pulse h's header (docs/api.md, "The header log").
-inline constexpr const commit::TreeHasher& kHeaderLogHasher = commit::kLogSha256;
+// The header log: RFC 6962 on SHA3-256 (docs/commit-log.md), entry h the
+// pulse_hash of Pulse h's header, entry 0 the genesis header's, so the log
+// of a chain at height H has size H + 1 (docs/api.md, "The header log").
+inline constexpr const commit::TreeHasher& kHeaderLogHasher = commit::kLogSha3;
 
 // The leaf hash of Pulse `pulse_hash`'s entry: LEAF(the 32-byte hash). The
 // one place that says what a header log entry is.
@@ -48,6 +42,7 @@ struct SyncReport {
   commit::TreeHead head;                     // the node's signed head
   exec::Id signer{};                         // the genesis validator that signed it
   bool consistency_checked = false;          // a proof was needed and verified
+  bool genesis_checked = false;              // entry 0 proven to be the genesis header (first head trusted)
   bool behind = false;  // the node's head is smaller than the trusted one, which is kept (unchecked)
 };
 
@@ -78,10 +73,12 @@ class LightClient {
  public:
   // invalid_argument for a genesis without validators (nothing could be
   // checked) or one that check_genesis refuses.
-  static base::Result<LightClient> create(exec::Genesis genesis, PulseHasher hasher);
+  static base::Result<LightClient> create(exec::Genesis genesis);
 
   const exec::Genesis& genesis() const noexcept { return genesis_; }
   const commit::Hash& genesis_state_root() const noexcept { return genesis_root_; }
+  // pulse_hash(exec::genesis_header(genesis state root, params)): entry 0.
+  const commit::Hash& genesis_hash() const noexcept { return genesis_hash_; }
   const std::optional<commit::TreeHead>& trusted_head() const noexcept { return trusted_; }
   // Starts from a head kept from an earlier run (verified then).
   void trust(const commit::TreeHead& head) { trusted_ = head; }
@@ -90,13 +87,15 @@ class LightClient {
   // GET /v1/status), fetches its log head, checks the signature and the
   // consistency with the trusted head, and trusts the node's head if it is
   // larger (a node behind cannot prove its head a prefix: the trusted head
-  // is kept).
+  // is kept). The first head trusted (none before, or an empty one) must
+  // prove entry 0 to be this genesis's header; later heads extend it.
   // Errors: bad_signature for a head no genesis validator signed;
-  // invalid_value for another chain, an inconsistent head, or a reply that
-  // breaks docs/api.md; the transport's errors as they are.
+  // invalid_value for another chain (status or entry 0), an empty or
+  // inconsistent head, or a reply that breaks docs/api.md; the transport's
+  // errors as they are.
   base::Result<SyncReport> sync(NodeApi& api);
 
-  // Checks Pulse `height` (1 ..= trusted size; sync first) and object
+  // Checks Pulse `height` (1 ..= trusted size - 1; sync first) and object
   // `object_id` at that height. invalid_argument before any sync or for a
   // height outside the trusted log; invalid_value for any check that fails,
   // naming it.
@@ -104,12 +103,15 @@ class LightClient {
                                        const PulseCheckOptions& options = {});
 
  private:
-  LightClient(exec::Genesis genesis, commit::Hash genesis_root, PulseHasher hasher)
-      : genesis_(std::move(genesis)), genesis_root_(genesis_root), hasher_(std::move(hasher)) {}
+  LightClient(exec::Genesis genesis, commit::Hash genesis_root, commit::Hash genesis_hash)
+      : genesis_(std::move(genesis)), genesis_root_(genesis_root), genesis_hash_(genesis_hash) {}
+
+  // Entry 0 of the log of `head` is genesis_hash_ (an inclusion proof).
+  base::Status check_genesis_entry(NodeApi& api, const commit::TreeHead& head) const;
 
   exec::Genesis genesis_;
   commit::Hash genesis_root_{};
-  PulseHasher hasher_;
+  commit::Hash genesis_hash_{};
   std::optional<commit::TreeHead> trusted_;
 };
 

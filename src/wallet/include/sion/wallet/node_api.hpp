@@ -36,6 +36,7 @@
 #include "sion/crypto/bundle.hpp"
 #include "sion/da/commitment.hpp"
 #include "sion/da/sampling.hpp"
+#include "sion/exec/pulse_header.hpp"
 #include "sion/exec/transaction.hpp"
 #include "sion/state/object_store.hpp"
 #include "sion/wallet/http_call.hpp"
@@ -119,26 +120,14 @@ struct ObjectReply {
   std::optional<commit::StateProof> proof;  // when asked for
 };
 
-// The fields of a Pulse header as the JSON of GET /v1/pulses/{height} gives
-// them. Until the header's own type decodes header_bytes, these are what a
-// client reads; only header_bytes is hashed.
-struct PulseHeaderFields {
-  std::uint64_t height = 0;
-  commit::Hash parent{};
-  std::uint64_t time_ms = 0;
-  exec::Id proposer{};
-  commit::Hash transactions_root{};
-  commit::Hash receipts_root{};
-  commit::Hash state_root{};
-  da::DataCommitment data;
-  commit::Hash params_hash{};
-};
-
+// GET /v1/pulses/{height}: the header decoded from header_hex (exactly one
+// exec::PulseHeader encoding), whose JSON `header` fields must equal it
+// field by field (a node whose JSON disagrees with its bytes is refused),
+// and whose height must be the reply's.
 struct PulseReply {
   std::uint64_t height = 0;
-  commit::Hash hash{};       // the node's claim of the Pulse hash of header_bytes
-  base::Bytes header_bytes;  // header_hex, decoded
-  PulseHeaderFields header;
+  commit::Hash hash{};  // the node's claim of exec::pulse_hash(header), checked by a light client
+  exec::PulseHeader header;
   std::vector<exec::Id> transactions;
 };
 
@@ -154,10 +143,14 @@ struct LogHeadReply {
   exec::Id signer{};                  // the signing validator's id, account_id(its keys)
 };
 
+// GET /v1/log/inclusion/{height}: entry `height` of the header log (entry
+// h is Pulse h's header, entry 0 the genesis header; docs/api.md, "The
+// header log").
 struct InclusionReply {
   std::uint64_t height = 0;
-  commit::Hash leaf_hash{};
-  commit::InclusionProof proof;  // leaf_index = height - 1, tree_size as asked
+  std::uint64_t size = 0;        // the tree the proof is in (= proof.tree_size)
+  commit::Hash pulse_hash{};     // the node's entry `height`: a header's pulse_hash
+  commit::InclusionProof proof;  // leaf_index = height, tree_size = size (as asked)
 };
 
 class NodeApi {
@@ -186,7 +179,8 @@ class NodeApi {
   // those asked for (the proof's own coordinate is da::verify_share's).
   base::Result<da::ShareProof> share(std::uint64_t height, std::uint32_t row, std::uint32_t column);
   base::Result<LogHeadReply> log_head();
-  // GET /v1/log/inclusion/{height}[?size=N].
+  // GET /v1/log/inclusion/{height}[?size=N]; height 0 is the genesis
+  // header's entry.
   base::Result<InclusionReply> inclusion(std::uint64_t height, std::optional<std::uint64_t> size = std::nullopt);
   // GET /v1/log/consistency?from=A&to=B; the proof must repeat both sizes.
   base::Result<commit::ConsistencyProof> consistency(std::uint64_t from, std::uint64_t to);
