@@ -164,6 +164,7 @@ struct WalletCommands {
   TransferOptions transfer;
   TxStatusOptions status;
   std::uint64_t timeout_s = 60;
+  bool no_wait = false;
   CLI::App* balance_app = nullptr;
   CLI::App* transfer_app = nullptr;
   CLI::App* status_app = nullptr;
@@ -192,9 +193,7 @@ void add_wallet_commands(CLI::App& app, CLI::App* tx, WalletCommands& commands) 
       ->required()
       ->check(unsigned_decimal())
       ->option_text("<N>");
-  transfer->add_flag("--no-wait", "Return once the node admitted it")->each([&commands](const std::string&) {
-    commands.transfer.wait = false;
-  });
+  transfer->add_flag("--no-wait", commands.no_wait, "Return once the node admitted it");
   transfer->add_option("--timeout", commands.timeout_s, "Seconds to wait for execution [default: 60]")
       ->check(unsigned_decimal())
       ->option_text("<S>");
@@ -202,7 +201,8 @@ void add_wallet_commands(CLI::App& app, CLI::App* tx, WalletCommands& commands) 
   transfer->set_help_flag("-h,--help", "Print help");
   commands.transfer_app = transfer;
 
-  CLI::App* status = tx->add_subcommand("status", "What became of a transaction: pending, executed (with its receipt), ...");
+  CLI::App* status =
+      tx->add_subcommand("status", "What became of a transaction: pending, executed (with its receipt), ...");
   status->add_option("ID", commands.status.id, "The transaction id (64 hex digits)")->required()->option_text("<ID>");
   add_node_option(status, commands.status.node);
   status->set_help_flag("-h,--help", "Print help");
@@ -319,8 +319,8 @@ int run_app(int argc, const char* const* argv) {
   if (wallet_commands.balance_app->parsed() || wallet_commands.transfer_app->parsed() ||
       wallet_commands.status_app->parsed()) {
     wallet_commands.transfer.timeout = std::chrono::seconds(wallet_commands.timeout_s);
-    const base::Status status = wallet_commands.balance_app->parsed()
-                                    ? run_balance(wallet_commands.balance, stdout)
+    wallet_commands.transfer.wait = !wallet_commands.no_wait;
+    const base::Status status = wallet_commands.balance_app->parsed() ? run_balance(wallet_commands.balance, stdout)
                                 : wallet_commands.transfer_app->parsed()
                                     ? run_transfer(wallet_commands.transfer, stdout, stderr)
                                     : run_tx_status(wallet_commands.status, stdout);

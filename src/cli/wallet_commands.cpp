@@ -39,8 +39,8 @@ base::Result<wallet::HttpCall> http_call_for(const std::string& url) {
   auto shared = std::make_shared<http::Client>(std::move(client));
   return wallet::HttpCall([shared](std::string_view method, std::string_view path, std::string_view body,
                                    std::string_view content_type) -> base::Result<wallet::HttpReply> {
-    base::Result<http::ClientResponse> response = method == "POST" ? shared->post(path, body, content_type)
-                                                                   : shared->get(path);
+    base::Result<http::ClientResponse> response =
+        method == "POST" ? shared->post(path, body, content_type) : shared->get(path);
     if (!response) return base::fail(std::move(response).error());
     return wallet::HttpReply{response->status, content_type_of(*response), std::move(response->body)};
   });
@@ -100,8 +100,9 @@ base::Status run_transfer(const TransferOptions& options, std::FILE* out, std::F
     }
   }
   if (!tx) {
-    return base::fail(Errc::invalid_argument, fmt::format("the account holds {} in {} coins: not enough to pay {} and the fee",
-                                                          account.balance, coins.size(), options.amount));
+    return base::fail(Errc::invalid_argument,
+                      fmt::format("the account holds {} in {} coins: not enough to pay {} and the fee", account.balance,
+                                  coins.size(), options.amount));
   }
   SION_TRY(const wallet::Submission submission, api.submit(*tx));
   if (!submission.admitted()) {
@@ -121,11 +122,12 @@ base::Status run_transfer(const TransferOptions& options, std::FILE* out, std::F
     if (state.executed()) {
       std::fputs("\n", err);
       const wallet::ReceiptInfo& receipt = *state.receipt;
-      std::fputs(fmt::format("executed in Pulse {} at position {} after {} ms\nreceipt: {} (fee paid {}, {} coins created)\n",
-                             *state.height, state.index.value_or(0), waited.count(), receipt.status, receipt.fee_paid,
-                             receipt.coins_created)
-                     .c_str(),
-                 out);
+      std::fputs(
+          fmt::format("executed in Pulse {} at position {} after {} ms\nreceipt: {} (fee paid {}, {} coins created)\n",
+                      *state.height, state.index.value_or(0), waited.count(), receipt.status, receipt.fee_paid,
+                      receipt.coins_created)
+              .c_str(),
+          out);
       if (receipt.status != "success") return base::fail(Errc::invalid_value, "the transfer failed: " + receipt.status);
       return {};
     }

@@ -356,13 +356,13 @@ base::Status Api::register_routes() {
     const Node::MempoolView pool = node.mempool();
     out["mempool"] = Json{{"transactions", pool.transactions}, {"bytes", pool.bytes}, {"held", pool.held}};
     const exec::ChainParams& params = node.genesis().params;
-    out["params"] = Json{{"chain_id", params.chain_id},
-                         {"fees", Json{{"per_byte", params.fees.per_byte},
-                                       {"per_verify_unit", params.fees.per_verify_unit}}},
-                         {"limits", Json{{"max_verify_units", params.limits.max_verify_units},
-                                         {"max_auth_bytes", params.limits.max_auth_bytes},
-                                         {"max_bytes", params.limits.max_bytes},
-                                         {"max_transactions", params.limits.max_transactions}}}};
+    out["params"] =
+        Json{{"chain_id", params.chain_id},
+             {"fees", Json{{"per_byte", params.fees.per_byte}, {"per_verify_unit", params.fees.per_verify_unit}}},
+             {"limits", Json{{"max_verify_units", params.limits.max_verify_units},
+                             {"max_auth_bytes", params.limits.max_auth_bytes},
+                             {"max_bytes", params.limits.max_bytes},
+                             {"max_transactions", params.limits.max_transactions}}}};
     out["version"] = std::string(base::build_info().version);
     out["uptime_s"] = static_cast<std::uint64_t>(
         std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started_).count());

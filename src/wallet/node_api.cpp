@@ -266,7 +266,7 @@ base::Result<TxState> NodeApi::tx_status(const exec::Id& id) {
 
 base::Result<NodeStatus> NodeApi::status() {
   const std::string path = "/v1/status";
-  return get_route<NodeStatus>(call_, path, [&](JsonObject& top, const JsonView&) -> base::Result<NodeStatus> {
+  return get_route<NodeStatus>(call_, path, [&](JsonObject& top, const JsonView& doc) -> base::Result<NodeStatus> {
     NodeStatus out;
     SION_TRY(out.chain_id, top.u64("chain_id"));
     SION_TRY(out.height, top.u64("height"));
@@ -281,6 +281,18 @@ base::Result<NodeStatus> NodeApi::status() {
     SION_TRY(out.mempool_transactions, mempool.u64("transactions"));
     SION_TRY(out.mempool_bytes, mempool.u64("bytes"));
     SION_TRY(out.mempool_held, mempool.u64("held"));
+    SION_TRY(auto params, top.object("params"));
+    SION_TRY(out.params.chain_id, params.u64("chain_id"));
+    SION_TRY(auto fees, params.object("fees"));
+    SION_TRY(out.params.fees.per_byte, fees.u64("per_byte"));
+    SION_TRY(out.params.fees.per_verify_unit, fees.u64("per_verify_unit"));
+    SION_TRY(auto limits, params.object("limits"));
+    SION_TRY(out.params.limits.max_verify_units, limits.u64("max_verify_units"));
+    SION_TRY(out.params.limits.max_auth_bytes, limits.u64("max_auth_bytes"));
+    SION_TRY(out.params.limits.max_bytes, limits.u64("max_bytes"));
+    SION_TRY(const std::uint64_t max_transactions, limits.u64("max_transactions", 0xffffffffu));
+    out.params.limits.max_transactions = static_cast<std::uint32_t>(max_transactions);
+    if (out.params.chain_id != out.chain_id) return doc.invalid("params.chain_id differs from chain_id");
     SION_TRY(out.version, top.string("version"));
     SION_TRY(out.uptime_s, top.u64("uptime_s"));
     return out;

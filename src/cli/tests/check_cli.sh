@@ -452,6 +452,55 @@ PY
     expect_status 2
     expect_line "$err" "chmod 600"
     ;;
+  devnet_transfer)
+    # The README walk-through: a devnet, a transfer with the CLI, its status;
+    # then SIGKILL and a restart that keeps what was executed; then Ctrl-C.
+    node_pid=""
+    trap '[[ -n "$node_pid" ]] && kill -9 "$node_pid" 2>/dev/null || true' EXIT
+    start_devnet() {
+      "$sion" devnet --dir "$work/dn" --api 127.0.0.1:0 --interval-ms 100 >"$work/devnet.out" 2>"$work/devnet.err" &
+      node_pid=$!
+      api=""
+      for _ in $(seq 200); do
+        api=$(grep -Eo 'http://127\.0\.0\.1:[0-9]+' "$work/devnet.out" | head -n 1 || true)
+        [[ -n "$api" ]] && break
+        sleep 0.05
+      done
+      [[ -n "$api" ]] || fail "the devnet printed no API address; stderr: $(cat "$work/devnet.err")"
+    }
+    start_devnet
+    run address --key "$work/dn/keys/account-0001.json"
+    expect_status 0
+    payee="$out"
+    run balance --key "$work/dn/keys/account-0000.json" --node "$api"
+    expect_status 0
+    expect_line "$out" '^balance: 1000000000$'
+    run transfer --key "$work/dn/keys/account-0000.json" --to "$payee" --amount 1000 --node "$api" --timeout 20
+    expect_status 0
+    expect_line "$out" '^executed in Pulse [0-9]+ at position 0'
+    expect_line "$out" '^receipt: success'
+    tx_id=$(grep -Eo 'submitted [0-9a-f]{64}' <<<"$out" | cut -d' ' -f2)
+    run balance --address "$payee" --node "$api"
+    expect_line "$out" '^balance: 1000001000$'
+    # A transfer with more than the account holds is refused before submitting.
+    run transfer --key "$work/dn/keys/account-0002.json" --to "$payee" --amount 5000000000 --node "$api"
+    expect_status 2
+    expect_line "$err" 'not enough'
+    kill -9 "$node_pid"
+    wait "$node_pid" 2>/dev/null || true
+    start_devnet
+    run tx status "$tx_id" --node "$api"
+    expect_status 0
+    expect_line "$out" '^status: executed$'
+    run balance --address "$payee" --node "$api"
+    expect_line "$out" '^balance: 1000001000$'
+    expect_line "$(cat "$work/devnet.out")" '^devnet resumed'
+    kill -INT "$node_pid"
+    for _ in $(seq 100); do kill -0 "$node_pid" 2>/dev/null || break; sleep 0.05; done
+    kill -0 "$node_pid" 2>/dev/null && fail "the node did not stop on SIGINT"
+    wait "$node_pid" || fail "the node exited with $? on SIGINT"
+    node_pid=""
+    ;;
   *)
     fail "unknown case"
     ;;

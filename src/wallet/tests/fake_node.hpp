@@ -162,16 +162,26 @@ class FakeNode {
   }
 
   Json status_json() const {
-    return {{"chain_id", genesis_.params.chain_id},
-            {"height", height()},
-            {"pulse_hash", pulses_.empty() ? Json(nullptr) : Json(base::to_hex(pulses_.back().hash))},
-            {"state_root", base::to_hex(pulses_.empty() ? genesis_root_ : pulses_.back().state_root)},
-            {"genesis_state_root", base::to_hex(genesis_root_)},
-            {"validator", base::to_hex(exec::account_id(validator_.public_bundle()))},
-            {"producing", true},
-            {"mempool", {{"transactions", 0}, {"bytes", 0}, {"held", 0}}},
-            {"version", "test"},
-            {"uptime_s", 1}};
+    return {
+        {"chain_id", genesis_.params.chain_id},
+        {"height", height()},
+        {"pulse_hash", pulses_.empty() ? Json(nullptr) : Json(base::to_hex(pulses_.back().hash))},
+        {"state_root", base::to_hex(pulses_.empty() ? genesis_root_ : pulses_.back().state_root)},
+        {"genesis_state_root", base::to_hex(genesis_root_)},
+        {"validator", base::to_hex(exec::account_id(validator_.public_bundle()))},
+        {"producing", true},
+        {"mempool", {{"transactions", 0}, {"bytes", 0}, {"held", 0}}},
+        {"params",
+         {{"chain_id", genesis_.params.chain_id},
+          {"fees",
+           {{"per_byte", genesis_.params.fees.per_byte}, {"per_verify_unit", genesis_.params.fees.per_verify_unit}}},
+          {"limits",
+           {{"max_verify_units", genesis_.params.limits.max_verify_units},
+            {"max_auth_bytes", genesis_.params.limits.max_auth_bytes},
+            {"max_bytes", genesis_.params.limits.max_bytes},
+            {"max_transactions", genesis_.params.limits.max_transactions}}}}},
+        {"version", "test"},
+        {"uptime_s", 1}};
   }
 
  private:

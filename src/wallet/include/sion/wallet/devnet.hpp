@@ -25,8 +25,8 @@ struct DevnetSpec {
   crypto::Profile profile = crypto::Profile::dual;
   std::vector<crypto::KeyBundle> validators;  // the genesis file's validators (public keys)
   std::string genesis_path;                   // the genesis file to write
-  std::string key_dir;       // empty: "keys" beside the genesis file
-  bool overwrite = false;    // may replace an existing genesis file (never a key file)
+  std::string key_dir;                        // empty: "keys" beside the genesis file
+  bool overwrite = false;                     // may replace an existing genesis file (never a key file)
   // The largest genesis file to write: what a node reads (smaller in tests).
   std::uint64_t max_genesis_bytes = exec::kMaxGenesisFileBytes;
 };

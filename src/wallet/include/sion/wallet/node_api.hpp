@@ -93,6 +93,7 @@ struct NodeStatus {
   std::uint64_t mempool_transactions = 0;
   std::uint64_t mempool_bytes = 0;
   std::uint64_t mempool_held = 0;
+  exec::ChainParams params;  // what a wallet computes fees with
   std::string version;
   std::uint64_t uptime_s = 0;
 };
