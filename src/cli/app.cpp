@@ -163,11 +163,16 @@ struct WalletCommands {
   BalanceOptions balance;
   TransferOptions transfer;
   TxStatusOptions status;
+  LightOptions light;
+  std::uint64_t light_interval_ms = 1000;
+  LoadCommandOptions load;
   std::uint64_t timeout_s = 60;
   bool no_wait = false;
   CLI::App* balance_app = nullptr;
   CLI::App* transfer_app = nullptr;
   CLI::App* status_app = nullptr;
+  CLI::App* light_app = nullptr;
+  CLI::App* load_app = nullptr;
 };
 
 void add_node_option(CLI::App* command, std::string& node) {
@@ -207,6 +212,57 @@ void add_wallet_commands(CLI::App& app, CLI::App* tx, WalletCommands& commands) 
   add_node_option(status, commands.status.node);
   status->set_help_flag("-h,--help", "Print help");
   commands.status_app = status;
+
+  CLI::App* light = app.add_subcommand(
+      "light", "A light client: follow the node's signed header log, sample data availability, check a state proof");
+  light->add_option("--genesis", commands.light.genesis, "The genesis file, all the light client trusts")
+      ->required()
+      ->option_text("<FILE>");
+  light
+      ->add_option("--object", commands.light.object,
+                   "The object (or account) to prove [default: the first genesis account]")
+      ->option_text("<ID>");
+  light->add_option("--samples", commands.light.samples, "Shares to sample per Pulse [default: 16]")
+      ->check(unsigned_decimal())
+      ->option_text("<N>");
+  light
+      ->add_option("--rounds", commands.light.rounds,
+                   "Syncs to make, one per interval; 0: until interrupted [default: 1]")
+      ->check(unsigned_decimal())
+      ->option_text("<N>");
+  light->add_option("--interval-ms", commands.light_interval_ms, "Time between syncs [default: 1000]")
+      ->check(unsigned_decimal())
+      ->option_text("<MS>");
+  add_node_option(light, commands.light.node);
+  light->set_help_flag("-h,--help", "Print help");
+  commands.light_app = light;
+
+  CLI::App* load = app.add_subcommand(
+      "load", "Submit pre-signed dual-signed transfers at a rate; report admitted and executed tx/s and latency");
+  load->add_option("--genesis", commands.load.genesis, "The devnet's genesis file")->required()->option_text("<FILE>");
+  load->add_option("--keys", commands.load.keys, "Its key directory [default: keys beside the genesis file]")
+      ->option_text("<DIR>");
+  load->add_option("--rate", commands.load.rate, "Transfers per second [default: 1000]")
+      ->check(unsigned_decimal())
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000}))
+      ->option_text("<TX/S>");
+  load->add_option("--duration", commands.load.duration_s, "Seconds of sending [default: 10]")
+      ->check(unsigned_decimal())
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{3600}))
+      ->option_text("<S>");
+  load->add_option("--accounts", commands.load.accounts, "Sending accounts [default: every key file]")
+      ->check(unsigned_decimal())
+      ->option_text("<N>");
+  load->add_option("--submitters", commands.load.submitters, "Concurrent connections [default: 4]")
+      ->check(unsigned_decimal())
+      ->check(CLI::Range(std::size_t{1}, std::size_t{256}))
+      ->option_text("<N>");
+  load->add_option("--drain", commands.load.drain_s, "Seconds to wait for executions after sending [default: 30]")
+      ->check(unsigned_decimal())
+      ->option_text("<S>");
+  add_node_option(load, commands.load.node);
+  load->set_help_flag("-h,--help", "Print help");
+  commands.load_app = load;
 }
 
 CLI::App* add_tx(CLI::App& app, std::string& input) {
@@ -315,6 +371,19 @@ int run_app(int argc, const char* const* argv) {
     if (status) return code(ExitCode::ok);
     print_error(status.error().reason.c_str());
     return code(status.error().is_invalid_input() ? ExitCode::usage : ExitCode::failure);
+  }
+  if (wallet_commands.load_app->parsed()) {
+    const base::Status status = run_load_command(wallet_commands.load, stdout, stderr);
+    if (status) return code(ExitCode::ok);
+    print_error(status.error().reason.c_str());
+    return code(status.error().code == base::Errc::invalid_argument ? ExitCode::usage : ExitCode::failure);
+  }
+  if (wallet_commands.light_app->parsed()) {
+    wallet_commands.light.interval = std::chrono::milliseconds(wallet_commands.light_interval_ms);
+    const base::Status status = run_light(wallet_commands.light, stdout);
+    if (status) return code(ExitCode::ok);
+    print_error(status.error().reason.c_str());
+    return code(status.error().code == base::Errc::invalid_argument ? ExitCode::usage : ExitCode::failure);
   }
   if (wallet_commands.balance_app->parsed() || wallet_commands.transfer_app->parsed() ||
       wallet_commands.status_app->parsed()) {

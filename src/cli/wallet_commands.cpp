@@ -7,11 +7,19 @@
 #include <thread>
 #include <vector>
 
+#include <atomic>
+#include <filesystem>
+#include "sion/base/executor.hpp"
+#include "sion/base/json.hpp"
+#include "sion/exec/genesis.hpp"
 #include "sion/exec/tx_builder.hpp"
 #include "sion/http/client.hpp"
 #include "sion/wallet/address.hpp"
 #include "sion/wallet/key_file.hpp"
 #include "sion/wallet/keygen.hpp"
+#include "sion/wallet/light_client.hpp"
+#include "sion/wallet/load.hpp"
+#include "sion/wallet/load_plan.hpp"
 #include "sion/wallet/node_api.hpp"
 
 namespace sion::cli {
@@ -136,8 +144,10 @@ base::Status run_transfer(const TransferOptions& options, std::FILE* out, std::F
       return base::fail(Errc::invalid_value, fmt::format("the transaction was {}{}", state.status,
                                                          state.reason ? " (" + *state.reason + ")" : ""));
     }
-    std::fputs(fmt::format("\rwaiting for execution: {}, {:.1f} s", state.status, waited.count() / 1000.0).c_str(),
-               err);
+    std::fputs(
+        fmt::format("\rwaiting for execution: {}, {:.1f} s", state.status, static_cast<double>(waited.count()) / 1000.0)
+            .c_str(),
+        err);
     std::fflush(err);
     if (waited > options.timeout) {
       std::fputs("\n", err);
@@ -161,6 +171,126 @@ base::Status run_tx_status(const TxStatusOptions& options, std::FILE* out) {
   }
   if (state.reason) text += fmt::format("reason: {}\n", *state.reason);
   std::fputs(text.c_str(), out);
+  return {};
+}
+
+base::Status run_light(const LightOptions& options, std::FILE* out) {
+  SION_TRY(exec::Genesis genesis, exec::read_genesis_file(options.genesis));
+  exec::Id object = exec::account_id(genesis.accounts.front().keys);
+  if (options.object) {
+    SION_TRY(object, wallet::parse_address(*options.object));
+  }
+  SION_TRY(wallet::LightClient client, wallet::LightClient::create(std::move(genesis)));
+  SION_TRY(wallet::HttpCall call, http_call_for(options.node));
+  wallet::NodeApi api(std::move(call));
+  std::uint64_t checked_height = 0;
+  for (std::uint64_t round = 0; options.rounds == 0 || round < options.rounds; ++round) {
+    if (round != 0) std::this_thread::sleep_for(options.interval);
+    SION_TRY(const wallet::SyncReport report, client.sync(api));
+    std::fputs((wallet::describe(report) + "\n").c_str(), out);
+    const std::uint64_t newest = report.head.size - 1;  // entry 0 is the genesis header
+    if (newest == 0 || newest == checked_height) {
+      std::fputs(newest == 0 ? "no Pulse yet: nothing more to check\n" : "no new Pulse\n", out);
+      std::fflush(out);
+      continue;
+    }
+    wallet::PulseCheckOptions check_options;
+    check_options.samples = options.samples;
+    SION_TRY(const wallet::PulseCheck check, client.check_pulse(api, newest, object, check_options));
+    std::fputs((wallet::describe(check) + "\n").c_str(), out);
+    std::fflush(out);
+    checked_height = newest;
+  }
+  return {};
+}
+
+namespace {
+
+// Reads `transaction` events of the node's event stream on its own thread
+// and queues each executed or removed transaction, stamped on the run's clock.
+class EventFollower {
+ public:
+  static base::Result<std::unique_ptr<EventFollower>> start(const std::string& url, wallet::ObservedQueue& queue,
+                                                            wallet::LoadClock& clock) {
+    SION_TRY(http::Client client, http::Client::create(url));
+    SION_TRY(http::EventSubscription subscription, client.subscribe("/v1/events"));
+    auto follower = std::unique_ptr<EventFollower>(new EventFollower());
+    follower->thread_ = std::thread([&queue, &clock, raw = follower.get(), client = std::move(client),
+                                     subscription = std::move(subscription)]() mutable {
+      while (!raw->stop_) {
+        auto event = subscription.next_event(std::chrono::milliseconds(200));
+        if (!event) return;  // the stream ended; the drain times out what is left
+        if (!*event || (*event)->type != "transaction") continue;
+        auto document = base::parse_json((*event)->data);
+        if (!document || !document->is_object()) continue;
+        const auto tx = document->find("tx_id");
+        const auto status = document->find("status");
+        if (tx == document->end() || status == document->end() || !tx->is_string() || !status->is_string()) continue;
+        auto id = wallet::parse_address(tx->get<std::string>());
+        if (!id) continue;
+        queue.push({*id, clock.now_us(), status->get<std::string>()});
+      }
+    });
+    return follower;
+  }
+  ~EventFollower() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  EventFollower() = default;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+}  // namespace
+
+base::Status run_load_command(const LoadCommandOptions& options, std::FILE* out, std::FILE* err) {
+  SION_TRY(const exec::Genesis genesis, exec::read_genesis_file(options.genesis));
+  const std::string key_dir =
+      options.keys ? *options.keys : (std::filesystem::path(options.genesis).parent_path() / "keys").string();
+  SION_TRY(std::vector<wallet::LoadAccount> accounts, wallet::load_accounts(genesis, key_dir, options.accounts));
+  if (accounts.empty()) return base::fail(Errc::invalid_argument, "no account key files in " + key_dir);
+  SION_TRY(wallet::HttpCall call, http_call_for(options.node));
+  wallet::NodeApi api(call);
+  SION_TRY_STATUS(wallet::refresh_accounts(api, accounts));
+  SION_TRY(const wallet::NodeStatus status, api.status());
+
+  const std::uint64_t total = options.rate * options.duration_s;
+  wallet::PlanOptions plan_options;
+  plan_options.per_account = std::max<std::uint64_t>(1, (total + accounts.size() - 1) / accounts.size());
+  base::Executor executor;
+  plan_options.executor = &executor;
+  plan_options.progress = [err](std::uint64_t done, std::uint64_t all) {
+    std::fputs(fmt::format("\rsigning transfers: {}/{}", done, all).c_str(), err);
+    std::fflush(err);
+  };
+  SION_TRY(const wallet::LoadPlan plan, wallet::plan_transfers(accounts, status.params, plan_options));
+  std::fputs(fmt::format("\nsigned {} dual-signed transfers from {} accounts ({} each)\n", plan.txs.size(),
+                         accounts.size(), plan_options.per_account)
+                 .c_str(),
+             err);
+
+  std::vector<wallet::HttpCall> submitters;
+  for (std::size_t i = 0; i < std::max<std::size_t>(1, options.submitters); ++i) {
+    SION_TRY(wallet::HttpCall submitter, http_call_for(options.node));
+    submitters.push_back(std::move(submitter));
+  }
+  wallet::SteadyClock clock;
+  wallet::ObservedQueue queue;
+  SION_TRY(const auto follower, EventFollower::start(options.node, queue, clock));
+  wallet::LoadOptions load_options;
+  load_options.rate = options.rate;
+  load_options.duration_ms = options.duration_s * 1000;
+  load_options.drain_ms = options.drain_s * 1000;
+  const wallet::LoadProgressCallback show = [err](const wallet::LoadProgress& progress) {
+    std::fputs(fmt::format("\r{}", wallet::format_progress(progress)).c_str(), err);
+    std::fflush(err);
+  };
+  SION_TRY(const wallet::LoadReport report, wallet::run_load(plan, submitters, queue, clock, load_options, show));
+  std::fputs("\n", err);
+  std::fputs(wallet::format_report(report).c_str(), out);
   return {};
 }
 

@@ -35,15 +35,16 @@ base::Status check_count(std::size_t count, const PulseLimits& limits) {
 // The parent link, the height and the time: what needs no execution.
 base::Status check_link(const PulseHeader& parent, const PulseHeader& header) {
   if (parent.height == UINT64_MAX || header.height != parent.height + 1) {
-    return mismatch("height", " " + std::to_string(header.height) + " does not follow the parent's " +
+    return mismatch("height", std::string(" ") + std::to_string(header.height) + " does not follow the parent's " +
                                   std::to_string(parent.height));
   }
   if (header.parent != pulse_hash(parent)) {
-    return mismatch("parent", " " + hex(header.parent) + " is not the parent's hash " + hex(pulse_hash(parent)));
+    return mismatch("parent",
+                    std::string(" ") + hex(header.parent) + " is not the parent's hash " + hex(pulse_hash(parent)));
   }
   if (header.time_ms < parent.time_ms) {
-    return mismatch("time_ms",
-                    " " + std::to_string(header.time_ms) + " is before the parent's " + std::to_string(parent.time_ms));
+    return mismatch("time_ms", std::string(" ") + std::to_string(header.time_ms) + " is before the parent's " +
+                                   std::to_string(parent.time_ms));
   }
   return {};
 }

@@ -482,6 +482,13 @@ PY
     tx_id=$(grep -Eo 'submitted [0-9a-f]{64}' <<<"$out" | cut -d' ' -f2)
     run balance --address "$payee" --node "$api"
     expect_line "$out" '^balance: 1000001000$'
+    # A light client that trusts only the genesis file checks the newest Pulse.
+    run light --genesis "$work/dn/genesis.json" --node "$api" --object "$payee" --samples 8
+    expect_status 0
+    expect_line "$out" 'signed by genesis validator'
+    expect_line "$out" "entry 0 is this chain's genesis header"
+    expect_line "$out" '^  [1-8] sampled shares verified$'  # at most the square's shares
+    expect_line "$out" 'present, type 1'
     # A transfer with more than the account holds is refused before submitting.
     run transfer --key "$work/dn/keys/account-0002.json" --to "$payee" --amount 5000000000 --node "$api"
     expect_status 2

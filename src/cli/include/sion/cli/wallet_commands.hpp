@@ -45,4 +45,35 @@ struct TxStatusOptions {
 };
 base::Status run_tx_status(const TxStatusOptions& options, std::FILE* out);
 
+struct LightOptions {
+  std::string genesis;                // the genesis file: all the light client trusts
+  std::optional<std::string> object;  // the object to prove (default: the first genesis account)
+  std::uint32_t samples = 16;         // shares sampled per Pulse
+  std::uint64_t rounds = 1;           // syncs to make; 0: until interrupted
+  std::chrono::milliseconds interval{1000};
+  std::string node = kDefaultNodeUrl;
+};
+// `sion light`: follows the node's signed header log (each new head
+// consistent with the last), and for the newest Pulse samples its data
+// availability and checks the object's state proof, printing what it
+// verified.
+base::Status run_light(const LightOptions& options, std::FILE* out);
+
+struct LoadCommandOptions {
+  std::string genesis;              // the devnet's genesis file
+  std::optional<std::string> keys;  // its key directory (default: keys beside the genesis file)
+  std::uint64_t rate = 1000;        // transfers per second
+  std::uint64_t duration_s = 10;
+  std::size_t accounts = 0;    // senders (0: every account with a key file)
+  std::size_t submitters = 4;  // concurrent HTTP connections
+  std::uint64_t drain_s = 30;
+  std::string node = kDefaultNodeUrl;
+};
+// `sion load`: pre-signs dual-signed transfer chains from many accounts
+// (before the clock starts), submits them at the rate for the duration
+// with a live progress line on `err`, follows executions on the event
+// stream, and prints admitted and executed tx/s and the submit -> executed
+// latency percentiles.
+base::Status run_load_command(const LoadCommandOptions& options, std::FILE* out, std::FILE* err);
+
 }  // namespace sion::cli

@@ -34,7 +34,7 @@ struct ChainStoreOptions {
   bool sync_writes = true;             // fsync each Pulse's batch
   base::Executor* executor = nullptr;  // state-tree hashing; must outlive the store
   // Test hook (fault injection): KvOptions::write_fault. Empty in production.
-  std::function<base::Status()> write_fault;
+  std::function<base::Status()> write_fault = {};
 };
 
 struct TxLocation {

@@ -51,7 +51,7 @@ struct NodeOptions {
   std::uint64_t retain_heights = 64;
   unsigned execution_threads = 0;  // signature checks of a Pulse; 0: one per core
   // Test hook (fault injection) passed to the chain store; empty in production.
-  std::function<base::Status()> write_fault;
+  std::function<base::Status()> write_fault = {};
 };
 
 // What the API answers for a submitted transaction.

@@ -48,11 +48,11 @@ struct KvOptions {
   // Names of the caller's columns (extra_column(i) is the i-th), distinct,
   // not those of the store's own columns, at most kMaxExtraColumns. Created
   // when missing; a store opened without a column it has on disk fails.
-  std::vector<std::string> extra_columns;
+  std::vector<std::string> extra_columns = {};
   // Test hook (fault injection): called before every batch is written; an
   // error it returns is returned by write() as if RocksDB had failed, and
   // nothing is written. Empty in production.
-  std::function<base::Status()> write_fault;
+  std::function<base::Status()> write_fault = {};
 };
 
 // Puts and deletes applied together or not at all (rocksdb::WriteBatch).

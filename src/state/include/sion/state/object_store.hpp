@@ -70,9 +70,9 @@ struct ObjectStoreOptions {
   base::Executor* executor = nullptr;  // tree hashing; nullptr: the calling thread. Must outlive the store
   // The caller's own columns (KvOptions::extra_columns): records a higher
   // layer writes in the same batch as a version (apply's `extra`).
-  std::vector<std::string> extra_columns;
+  std::vector<std::string> extra_columns = {};
   // Test hook: KvOptions::write_fault. Empty in production.
-  std::function<base::Status()> write_fault;
+  std::function<base::Status()> write_fault = {};
 };
 
 // An object (or its absence) with the proof that ties it to a root.
