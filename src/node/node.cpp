@@ -154,26 +154,27 @@ base::Result<std::optional<std::uint64_t>> Node::produce(std::uint64_t now_ms) {
 
 base::Status Node::apply_pulse(const exec::Pulse& pulse, const exec::PulseOutcome& outcome) {
   if (auto failed = failure()) return base::fail(*failed);
-  {
-    std::unique_lock chain_lock(chain_mutex_);
-    if (auto stored = chain_->commit(pulse, outcome); !stored) {
-      if (stored.error().code == Errc::invalid_argument) return stored;
-      return fail_storage(std::move(stored).error());
-    }
-  }
-  sign_log_head();
   std::vector<exec::Id> included;
   included.reserve(pulse.body.size());
   for (const exec::Receipt& receipt : outcome.receipts) included.push_back(receipt.tx_id);
   std::vector<policy::Removed> removed;
   {
-    auto chain_lock = read_lock();
+    // The mempool learns of the Pulse under the same lock as the store
+    // commits it: an admission in between would see the new nonces and
+    // drop the Pulse's own transactions as stale before they were removed
+    // as executed.
+    std::unique_lock chain_lock(chain_mutex_);
+    if (auto stored = chain_->commit(pulse, outcome); !stored) {
+      if (stored.error().code == Errc::invalid_argument) return stored;
+      return fail_storage(std::move(stored).error());
+    }
     const exec::StoreView view(chain_->state());
     std::lock_guard pool_lock(pool_mutex_);
     auto after = pool_->on_pulse_committed(included, view);
     if (!after) return fail_storage(std::move(after).error());
     removed = std::move(after).value();
   }
+  sign_log_head();
   executed_.fetch_add(pulse.body.size());
   record_interval(pulse.header.time_ms);
   announce(pulse, outcome.receipts, removed);
