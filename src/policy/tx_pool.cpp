@@ -95,8 +95,9 @@ std::optional<TxPool::PooledCoin> TxPool::pooled_coin(const ledger::Id& sender, 
                                                       const ledger::Id& coin) const {
   const auto found = senders_.find(sender);
   if (found == senders_.end()) return std::nullopt;
-  for (const auto& [nonce, tx_id] : found->second.nonces) {
+  for (const auto& [nonce, pooled_id] : found->second.nonces) {
     if (nonce >= below_nonce) break;
+    const ledger::Id& tx_id = pooled_id;  // a lambda below captures it (not a structured binding)
     const exec::Transaction& parent = *entries_.at(tx_id).tx;
     std::optional<PooledCoin> made;
     std::visit(

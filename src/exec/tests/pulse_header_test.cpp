@@ -175,11 +175,11 @@ TEST_F(PulseFixture, DecodeBoundsTheBody) {
 TEST(RootAfter, EqualsTheRootOfApplying) {
   testing::World world;
   std::vector<Id> ids;
-  for (int i = 0; i < 200; ++i) ids.push_back(world.fund(Id{}, 1000 + i));
+  for (std::size_t i = 0; i < 200; ++i) ids.push_back(world.fund(Id{}, 1000 + i));
   const commit::Hash before = world.state.root();
   std::vector<state::ObjectWrite> writes;
-  for (int i = 0; i < 200; i += 3) writes.push_back({ids[i], std::nullopt});                 // deletions
-  for (int i = 1; i < 200; i += 6) writes.push_back({ids[i], to_object(Coin{Id{}, 5}, 2)});  // updates
+  for (std::size_t i = 0; i < 200; i += 3) writes.push_back({ids[i], std::nullopt});                 // deletions
+  for (std::size_t i = 1; i < 200; i += 6) writes.push_back({ids[i], to_object(Coin{Id{}, 5}, 2)});  // updates
   for (std::uint32_t i = 0; i < 20; ++i)
     writes.push_back({coin_id(Id{}, 10'000 + i), to_object(Coin{}, 1)});  // inserts
   std::sort(writes.begin(), writes.end(), [](const auto& x, const auto& y) { return x.id < y.id; });
