@@ -384,8 +384,8 @@ TEST(Server, ReportsBindFailuresWithAddressAndPort) {
 }
 
 TEST(Server, StopsWithRequestsInFlight) {
+  std::atomic<bool> release{false};  // outlives the workers that poll it
   Workers workers;
-  std::atomic<bool> release{false};
   auto server = std::make_unique<Server>(test_options());
   ASSERT_TRUE(server->route("GET", "/slow", [&](Request, Reply reply) {
     workers.run([&release, reply = std::move(reply)]() mutable {
