@@ -200,9 +200,7 @@ base::Status Api::register_routes() {
       }
       case Node::TxView::Kind::removed: {
         const policy::RemovalReason reason = view->outcome->reason;
-        const bool dropped =
-            reason == policy::RemovalReason::stale_nonce || reason == policy::RemovalReason::inputs_spent;
-        out["status"] = dropped ? std::string("dropped") : std::string(policy::removal_reason_name(reason));
+        out["status"] = removal_status(reason);
         out["reason"] = std::string(policy::removal_reason_name(reason));
         out["height"] = view->outcome->height;
         break;

@@ -58,12 +58,14 @@ std::string executed_event_json(const exec::Receipt& receipt, std::uint64_t heig
       .dump();
 }
 
+std::string removal_status(policy::RemovalReason reason) {
+  const bool dropped = reason == policy::RemovalReason::stale_nonce || reason == policy::RemovalReason::inputs_spent;
+  return dropped ? std::string("dropped") : std::string(policy::removal_reason_name(reason));
+}
+
 std::string removed_event_json(const policy::Removed& removed) {
   return Json{{"tx_id", base::to_hex(removed.tx_id)},
-              {"status", removed.reason == policy::RemovalReason::stale_nonce ||
-                                 removed.reason == policy::RemovalReason::inputs_spent
-                             ? std::string("dropped")
-                             : std::string(policy::removal_reason_name(removed.reason))},
+              {"status", removal_status(removed.reason)},
               {"reason", std::string(policy::removal_reason_name(removed.reason))}}
       .dump();
 }

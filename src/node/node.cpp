@@ -8,6 +8,7 @@
 
 #include "sion/codec/codec.hpp"
 #include "sion/node/json_views.hpp"
+#include "sion/node/log.hpp"
 #include "sion/wallet/log_head.hpp"
 
 namespace sion::node {
@@ -175,6 +176,8 @@ base::Status Node::apply_pulse(const exec::Pulse& pulse, const exec::PulseOutcom
     removed = std::move(after).value();
   }
   sign_log_head();
+  component_logger("node")->info("pulse {} with {} transactions, state root {}", pulse.header.height, pulse.body.size(),
+                                 base::to_hex(pulse.header.state_root).substr(0, 16));
   executed_.fetch_add(pulse.body.size());
   record_interval(pulse.header.time_ms);
   announce(pulse, outcome.receipts, removed);

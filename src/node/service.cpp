@@ -99,14 +99,6 @@ void Service::produce_loop() {
     if (!produced) {
       log->critical("stopped producing: {}", produced.error().to_string());
       failed = true;
-      continue;
-    }
-    if (*produced) {
-      auto lock = node_->read_lock();
-      const exec::PulseHeader head = node_->chain().head();
-      log->info("pulse {} with {} transactions, state root {}", head.height,
-                node_->chain().receipts(head.height).value_or(std::vector<exec::Receipt>{}).size(),
-                base::to_hex(head.state_root).substr(0, 16));
     }
   }
 }

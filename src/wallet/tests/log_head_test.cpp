@@ -15,8 +15,8 @@ crypto::KeySeed counting_seed() {
 }
 
 // docs/ledger.md, "Signed log heads", known answer: the head of size 7 with
-// root 11 11 .. 11, signed deterministically by the dual bundle of the
-// master seed 00 01 .. 1f.
+// root 11 11 .. 11, signed deterministically by the dual key bundle whose
+// key seed is the bytes 00 01 .. 1f (docs/crypto.md, "Key derivation").
 TEST(LogHead, KnownAnswer) {
   const auto signer = crypto::SigningBundle::from_seed(crypto::Profile::dual, counting_seed()).value();
   commit::TreeHead head;

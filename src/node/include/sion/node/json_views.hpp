@@ -24,6 +24,11 @@ Json receipt_json(const exec::Receipt& receipt);
 // {"type", "type_name", "version", "data_hex"}.
 Json object_json(const state::Object& object);
 
+// The status the API shows for a transaction removed from the mempool
+// (docs/api.md): the reason's name, except that a transaction whose nonce or
+// coins another transaction used is "dropped".
+std::string removal_status(policy::RemovalReason reason);
+
 // Event data, one line each (docs/api.md, "Events").
 std::string pulse_event_json(const exec::PulseHeader& header, std::size_t transactions);
 std::string executed_event_json(const exec::Receipt& receipt, std::uint64_t height, std::uint32_t index);
