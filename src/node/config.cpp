@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "sion/base/file.hpp"
+#include "sion/base/utf8.hpp"
 #include "sion/wallet/address.hpp"
 
 namespace sion::node {
@@ -358,6 +359,13 @@ std::optional<LogLevel> log_level_from_name(std::string_view name) noexcept {
 }
 
 base::Result<NodeConfig> parse_node_config(std::string_view text, const std::string& path) {
+  // TOML 1.0 ("Spec"): a TOML file must be valid UTF-8. Checked here, before
+  // the parser, which mishandles some malformed sequences inside strings.
+  if (const auto bad = base::first_invalid_utf8(text)) {
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(*bad), '\n');
+    return invalid(path + ":" + std::to_string(line) + ": the bytes from offset " + std::to_string(*bad) +
+                   " are not UTF-8 (a TOML file must be UTF-8)");
+  }
   if (nesting(text) > kMaxNesting) {
     return invalid(path + ": arrays or tables nested deeper than " + std::to_string(kMaxNesting));
   }

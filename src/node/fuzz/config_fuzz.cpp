@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
       required + "[pulse]\ninterval_ms = 50\n",
       required + "[peers]\nabc = \"h:1\"\n",
       required + "[mempool]\nmax_bytes = 1e9\n",
+      required + "'\xE5nesis' = \"\xC3\"\n",  // malformed UTF-8 in a key and a string
   };
   int i = 0;
   for (const std::string& seed : seeds) {

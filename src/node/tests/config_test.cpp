@@ -202,6 +202,19 @@ TEST(Config, NotTomlNamesTheFileAndLine) {
   EXPECT_EQ(deep, "/etc/sion/node.toml: arrays or tables nested deeper than 32");
 }
 
+// A TOML file must be UTF-8; a malformed byte is refused with its place, in
+// strings and keys alike (the fuzzer found a parser fault on the latter).
+TEST(Config, MalformedUtf8NamesTheLineAndByte) {
+  EXPECT_EQ(error_of(kRequired + "'\xE5nesis'\xE5nee = \"x\"\n"),
+            "/etc/sion/node.toml:4: the bytes from offset " + std::to_string(kRequired.size() + 1) +
+                " are not UTF-8 (a TOML file must be UTF-8)");
+  EXPECT_EQ(error_of("data_dir = \"\xC0\xAF\"\n"), "/etc/sion/node.toml:1: the bytes from offset 12 are not UTF-8 (a TOML file must be UTF-8)");
+  // Well-formed non-ASCII text is a path like any other.
+  const auto config = parse(kRequired + "[log]\nfile = \"/var/log/s\xC3\xAFon.log\"\n");
+  ASSERT_TRUE(config) << config.error().reason;
+  EXPECT_EQ(config->log.file, "/var/log/s\xC3\xAFon.log");
+}
+
 TEST(Config, RelativePathsResolveAgainstTheFilesFolder) {
   const auto config = parse_node_config(
       "data_dir = \"data\"\ngenesis_file = \"../shared/genesis.json\"\nvalidator_key_file = \"keys/v.json\"\n"
