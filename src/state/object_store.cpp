@@ -293,7 +293,10 @@ base::Result<std::uint64_t> ObjectStore::apply(std::span<const ObjectWrite> writ
     batch.erase(Column::roots, version_key(old));
   }
   if (oldest > impl_->oldest) {
-    auto status = impl_->kv->scan_range(Column::stale, version_key(0), version_key(oldest + 1),
+    // Stale records at or below the previous oldest version went in earlier
+    // prunes; starting there, not at 0, keeps the seek from stepping over
+    // the tombstones of every prune before (a cost that grew with the chain).
+    auto status = impl_->kv->scan_range(Column::stale, version_key(impl_->oldest), version_key(oldest + 1),
                                         [&](base::ByteView key, base::ByteView) {
                                           batch.erase(Column::stale, key);
                                           batch.erase(Column::nodes, key.subspan(8));
