@@ -38,10 +38,16 @@ void add_bench(CLI::App& app, BenchOptions& options) {
       app.add_subcommand("bench", "Measure the costs that decide how far this design scales, on this machine");
   bench
       ->add_option("--node", options.node,
-                   fmt::format("The node's API [env: SION_NODE={}] [default: {}]", env_or_empty("SION_NODE"),
-                               bench::kDefaultNode))
+                   fmt::format("A running devnet's API to measure [env: SION_NODE={}] [default: group devnet "
+                               "starts its own]",
+                               env_or_empty("SION_NODE")))
       ->envname("SION_NODE")
       ->option_text("<NODE>");
+  bench
+      ->add_option("--devnet-dir", options.devnet_dir,
+                   fmt::format("With --node: the devnet's folder, for its genesis.json and keys/ [default: {}]",
+                               bench::kDefaultDevnetDir))
+      ->option_text("<DIR>");
   bench->add_flag("--quick", options.quick, "Smaller sizes");
   bench->add_flag("--no-devnet", options.no_devnet, "Skip the end-to-end devnet measurement");
   bench

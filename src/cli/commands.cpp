@@ -41,6 +41,7 @@ base::Status run_bench(const BenchOptions& options, std::FILE* out) {
   run_options.quick = options.quick;
   run_options.devnet = !options.no_devnet;
   run_options.node = options.node;
+  run_options.devnet_dir = options.devnet_dir;
 
   fmt::print(out, "{}\n", bench::table_header());
   std::fflush(out);

@@ -21,6 +21,7 @@
 #include "sion/wallet/load.hpp"
 #include "sion/wallet/load_plan.hpp"
 #include "sion/wallet/node_api.hpp"
+#include "sion/wallet/node_load.hpp"
 
 namespace sion::cli {
 namespace {
@@ -35,24 +36,7 @@ base::Result<crypto::SigningBundle> signer_of(const std::optional<std::string>& 
   return wallet::read_key_file(only);
 }
 
-std::string content_type_of(const http::ClientResponse& response) {
-  const std::string* type = response.header("Content-Type");
-  return type == nullptr ? std::string() : *type;
-}
-
 }  // namespace
-
-base::Result<wallet::HttpCall> http_call_for(const std::string& url) {
-  SION_TRY(http::Client client, http::Client::create(url));
-  auto shared = std::make_shared<http::Client>(std::move(client));
-  return wallet::HttpCall([shared](std::string_view method, std::string_view path, std::string_view body,
-                                   std::string_view content_type) -> base::Result<wallet::HttpReply> {
-    base::Result<http::ClientResponse> response =
-        method == "POST" ? shared->post(path, body, content_type) : shared->get(path);
-    if (!response) return base::fail(std::move(response).error());
-    return wallet::HttpReply{response->status, content_type_of(*response), std::move(response->body)};
-  });
-}
 
 base::Status run_balance(const BalanceOptions& options, std::FILE* out) {
   exec::Id account{};
@@ -204,91 +188,36 @@ base::Status run_light(const LightOptions& options, std::FILE* out) {
   return {};
 }
 
-namespace {
-
-// Reads `transaction` events of the node's event stream on its own thread
-// and queues each executed or removed transaction, stamped on the run's clock.
-class EventFollower {
- public:
-  static base::Result<std::unique_ptr<EventFollower>> start(const std::string& url, wallet::ObservedQueue& queue,
-                                                            wallet::LoadClock& clock) {
-    SION_TRY(http::Client client, http::Client::create(url));
-    SION_TRY(http::EventSubscription subscription, client.subscribe("/v1/events"));
-    auto follower = std::unique_ptr<EventFollower>(new EventFollower());
-    follower->thread_ = std::thread([&queue, &clock, raw = follower.get(), client = std::move(client),
-                                     subscription = std::move(subscription)]() mutable {
-      while (!raw->stop_) {
-        auto event = subscription.next_event(std::chrono::milliseconds(200));
-        if (!event) return;  // the stream ended; the drain times out what is left
-        if (!*event || (*event)->type != "transaction") continue;
-        auto document = base::parse_json((*event)->data);
-        if (!document || !document->is_object()) continue;
-        const auto tx = document->find("tx_id");
-        const auto status = document->find("status");
-        if (tx == document->end() || status == document->end() || !tx->is_string() || !status->is_string()) continue;
-        auto id = wallet::parse_address(tx->get<std::string>());
-        if (!id) continue;
-        queue.push({*id, clock.now_us(), status->get<std::string>()});
-      }
-    });
-    return follower;
-  }
-  ~EventFollower() {
-    stop_ = true;
-    if (thread_.joinable()) thread_.join();
-  }
-
- private:
-  EventFollower() = default;
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
-};
-
-}  // namespace
-
 base::Status run_load_command(const LoadCommandOptions& options, std::FILE* out, std::FILE* err) {
   SION_TRY(const exec::Genesis genesis, exec::read_genesis_file(options.genesis));
   const std::string key_dir =
       options.keys ? *options.keys : (std::filesystem::path(options.genesis).parent_path() / "keys").string();
   SION_TRY(std::vector<wallet::LoadAccount> accounts, wallet::load_accounts(genesis, key_dir, options.accounts));
   if (accounts.empty()) return base::fail(Errc::invalid_argument, "no account key files in " + key_dir);
-  SION_TRY(wallet::HttpCall call, http_call_for(options.node));
-  wallet::NodeApi api(call);
-  SION_TRY_STATUS(wallet::refresh_accounts(api, accounts));
-  SION_TRY(const wallet::NodeStatus status, api.status());
-
   const std::uint64_t total = options.rate * options.duration_s;
   wallet::PlanOptions plan_options;
-  plan_options.per_account = std::max<std::uint64_t>(1, (total + accounts.size() - 1) / accounts.size());
   base::Executor executor;
   plan_options.executor = &executor;
   plan_options.progress = [err](std::uint64_t done, std::uint64_t all) {
     std::fputs(fmt::format("\rsigning transfers: {}/{}", done, all).c_str(), err);
     std::fflush(err);
   };
-  SION_TRY(const wallet::LoadPlan plan, wallet::plan_transfers(accounts, status.params, plan_options));
+  SION_TRY(const wallet::LoadPlan plan, wallet::plan_node_load(options.node, accounts, total, plan_options));
   std::fputs(fmt::format("\nsigned {} dual-signed transfers from {} accounts ({} each)\n", plan.txs.size(),
-                         accounts.size(), plan_options.per_account)
+                         accounts.size(), plan.per_account)
                  .c_str(),
              err);
 
-  std::vector<wallet::HttpCall> submitters;
-  for (std::size_t i = 0; i < std::max<std::size_t>(1, options.submitters); ++i) {
-    SION_TRY(wallet::HttpCall submitter, http_call_for(options.node));
-    submitters.push_back(std::move(submitter));
-  }
-  wallet::SteadyClock clock;
-  wallet::ObservedQueue queue;
-  SION_TRY(const auto follower, EventFollower::start(options.node, queue, clock));
-  wallet::LoadOptions load_options;
-  load_options.rate = options.rate;
-  load_options.duration_ms = options.duration_s * 1000;
-  load_options.drain_ms = options.drain_s * 1000;
+  wallet::NodeLoadOptions load_options;
+  load_options.submitters = options.submitters;
+  load_options.load.rate = options.rate;
+  load_options.load.duration_ms = options.duration_s * 1000;
+  load_options.load.drain_ms = options.drain_s * 1000;
   const wallet::LoadProgressCallback show = [err](const wallet::LoadProgress& progress) {
     std::fputs(fmt::format("\r{}", wallet::format_progress(progress)).c_str(), err);
     std::fflush(err);
   };
-  SION_TRY(const wallet::LoadReport report, wallet::run_load(plan, submitters, queue, clock, load_options, show));
+  SION_TRY(const wallet::LoadReport report, wallet::run_node_load(options.node, plan, load_options, show));
   std::fputs("\n", err);
   std::fputs(wallet::format_report(report).c_str(), out);
   return {};

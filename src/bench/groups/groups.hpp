@@ -15,6 +15,7 @@ Group state();
 Group data();
 Group transparency();
 Group execution();
+Group devnet();
 
 // The parts of group `state`, one file each: SHA3 rows (state.cpp), the
 // sparse Merkle state tree and RocksDB (state_tree.cpp), the sum tree

@@ -143,12 +143,14 @@ TEST(Context, CarriesTheRunOptions) {
   options.quick = true;
   options.devnet = false;
   options.node = "http://127.0.0.1:9000";
+  options.devnet_dir = "/srv/devnet";
   std::vector<Row> rows;
   const RowSink sink = [&rows](const Row& row) { rows.push_back(row); };
   const Context context("state", options, sink);
   EXPECT_TRUE(context.quick());
   EXPECT_FALSE(context.devnet());
   EXPECT_EQ(context.node(), "http://127.0.0.1:9000");
+  EXPECT_EQ(context.devnet_dir(), "/srv/devnet");
   EXPECT_EQ(context.measure_options().max_samples, 7u);
 
   Stats stats;

@@ -76,7 +76,7 @@ case "$case_name" in
   help)
     run bench --help
     expect_status 0
-    for option in '--node <NODE>' '--quick' '--no-devnet' '--only <ONLY>' '--json <JSON>' '-h,--help'; do
+    for option in '--node <NODE>' '--devnet-dir <DIR>' '--quick' '--no-devnet' '--only <ONLY>' '--json <JSON>' '-h,--help'; do
       grep -qF -- "$option" <<<"$out" || fail "bench --help lacks $option: $out"
     done
     expect_line "$out" 'Run only these groups: signatures, state.* \(comma-separated\)'
@@ -89,6 +89,16 @@ case "$case_name" in
     expect_status 2
     expect_line "$err" "^sion: error: unknown group 'nosuch' in --only; valid groups: signatures, state"
     [[ -z "$out" ]] || fail "measured despite the bad --only: $out"
+    ;;
+  bench_devnet)
+    # Group devnet end to end: its own devnet on an ephemeral port, every row.
+    run bench --quick --only devnet
+    expect_status 0
+    for row in '128 transfers from 32 accounts: throughput' 'Pulse interval' 'submit → executed, median' \
+      'submit → executed, 95th percentile' 'saturating load: throughput' 'API admission: throughput' \
+      'signature ceiling' 'API admission: share of the signature ceiling'; do
+      grep -qE "^devnet +${row} +[0-9]" <<<"$out" || fail "bench --only devnet lacks the row '$row': $out"
+    done
     ;;
   bench_json)
     run bench --quick --only state --json "$work/bench.json"

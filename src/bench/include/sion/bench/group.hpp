@@ -30,13 +30,16 @@ struct Row {
 
 using RowSink = std::function<void(const Row&)>;
 
-// Where the node's API listens unless told otherwise (--node, SION_NODE).
-inline constexpr std::string_view kDefaultNode = "http://127.0.0.1:8730";
+// The devnet folder whose key files `--node` measures with, unless told
+// otherwise (`sion devnet`'s default folder).
+inline constexpr std::string_view kDefaultDevnetDir = ".sion-devnet";
 
 struct RunOptions {
-  bool quick = false;              // smaller sizes and shorter sampling
-  bool devnet = true;              // false: skip the end-to-end devnet measurement
-  std::string node{kDefaultNode};  // the node's API
+  bool quick = false;  // smaller sizes and shorter sampling
+  bool devnet = true;  // false: skip the end-to-end devnet measurement
+  // A running devnet's API to measure; nullopt: group devnet starts its own.
+  std::optional<std::string> node;
+  std::string devnet_dir{kDefaultDevnetDir};  // with `node`: its genesis.json and keys/
 };
 
 // What a group sees while it runs: the run's options and where rows go.
@@ -47,7 +50,8 @@ class Context {
 
   bool quick() const noexcept { return options_.quick; }
   bool devnet() const noexcept { return options_.devnet; }
-  const std::string& node() const noexcept { return options_.node; }
+  const std::optional<std::string>& node() const noexcept { return options_.node; }
+  const std::string& devnet_dir() const noexcept { return options_.devnet_dir; }
   MeasureOptions measure_options() const noexcept { return MeasureOptions::for_run(quick()); }
 
   // Emits one row of this group.

@@ -19,7 +19,8 @@ namespace sion::cli {
 void print_version(std::FILE* out);
 
 struct BenchOptions {
-  std::string node{bench::kDefaultNode};
+  std::optional<std::string> node;  // a running devnet to measure (default: group devnet starts its own)
+  std::string devnet_dir{bench::kDefaultDevnetDir};
   bool quick = false;
   bool no_devnet = false;
   std::optional<std::string> only;  // comma-separated group names

@@ -10,15 +10,13 @@
 #include <string>
 
 #include "sion/base/result.hpp"
-#include "sion/wallet/http_call.hpp"
+#include "sion/wallet/http_transport.hpp"
 
 namespace sion::cli {
 
 inline constexpr const char* kDefaultNodeUrl = "http://127.0.0.1:8730";
 
-// A wallet::HttpCall over one HTTP client of `url`; the client connects on
-// first use. invalid_argument for a URL that is not http://host[:port].
-base::Result<wallet::HttpCall> http_call_for(const std::string& url);
+using wallet::http_call_for;
 
 struct BalanceOptions {
   std::optional<std::string> key;      // a key file; or

@@ -1,0 +1,61 @@
+#include "sion/wallet/http_transport.hpp"
+
+#include <chrono>
+#include <utility>
+
+#include "sion/base/json.hpp"
+#include "sion/http/client.hpp"
+#include "sion/wallet/address.hpp"
+
+namespace sion::wallet {
+namespace {
+
+std::string content_type_of(const http::ClientResponse& response) {
+  const std::string* type = response.header("Content-Type");
+  return type == nullptr ? std::string() : *type;
+}
+
+}  // namespace
+
+base::Result<HttpCall> http_call_for(const std::string& url) {
+  SION_TRY(http::Client client, http::Client::create(url));
+  auto shared = std::make_shared<http::Client>(std::move(client));
+  return HttpCall([shared](std::string_view method, std::string_view path, std::string_view body,
+                           std::string_view content_type) -> base::Result<HttpReply> {
+    base::Result<http::ClientResponse> response =
+        method == "POST" ? shared->post(path, body, content_type) : shared->get(path);
+    if (!response) return base::fail(std::move(response).error());
+    return HttpReply{response->status, content_type_of(*response), std::move(response->body)};
+  });
+}
+
+base::Result<std::unique_ptr<EventFollower>> EventFollower::start(const std::string& url, ObservedQueue& queue,
+                                                                  LoadClock& clock) {
+  SION_TRY(http::Client client, http::Client::create(url));
+  SION_TRY(http::EventSubscription subscription, client.subscribe("/v1/events"));
+  auto follower = std::unique_ptr<EventFollower>(new EventFollower());
+  follower->thread_ = std::thread([&queue, &clock, raw = follower.get(), client = std::move(client),
+                                   subscription = std::move(subscription)]() mutable {
+    while (!raw->stop_) {
+      auto event = subscription.next_event(std::chrono::milliseconds(200));
+      if (!event) return;  // the stream ended; the run's drain times out what is left
+      if (!*event || (*event)->type != "transaction") continue;
+      auto document = base::parse_json((*event)->data);
+      if (!document || !document->is_object()) continue;
+      const auto tx = document->find("tx_id");
+      const auto status = document->find("status");
+      if (tx == document->end() || status == document->end() || !tx->is_string() || !status->is_string()) continue;
+      auto id = parse_address(tx->get<std::string>());
+      if (!id) continue;
+      queue.push({*id, clock.now_us(), status->get<std::string>()});
+    }
+  });
+  return follower;
+}
+
+EventFollower::~EventFollower() {
+  stop_ = true;
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace sion::wallet
