@@ -205,10 +205,11 @@ TEST(Config, NotTomlNamesTheFileAndLine) {
 // A TOML file must be UTF-8; a malformed byte is refused with its place, in
 // strings and keys alike (the fuzzer found a parser fault on the latter).
 TEST(Config, MalformedUtf8NamesTheLineAndByte) {
-  EXPECT_EQ(error_of(kRequired + "'\xE5nesis'\xE5nee = \"x\"\n"),
-            "/etc/sion/node.toml:4: the bytes from offset " + std::to_string(kRequired.size() + 1) +
-                " are not UTF-8 (a TOML file must be UTF-8)");
-  EXPECT_EQ(error_of("data_dir = \"\xC0\xAF\"\n"), "/etc/sion/node.toml:1: the bytes from offset 12 are not UTF-8 (a TOML file must be UTF-8)");
+  EXPECT_EQ(error_of(kRequired + "'\xE5nesis'\xE5nee = \"x\"\n"), "/etc/sion/node.toml:4: the bytes from offset " +
+                                                                      std::to_string(kRequired.size() + 1) +
+                                                                      " are not UTF-8 (a TOML file must be UTF-8)");
+  EXPECT_EQ(error_of("data_dir = \"\xC0\xAF\"\n"),
+            "/etc/sion/node.toml:1: the bytes from offset 12 are not UTF-8 (a TOML file must be UTF-8)");
   // Well-formed non-ASCII text is a path like any other.
   const auto config = parse(kRequired + "[log]\nfile = \"/var/log/s\xC3\xAFon.log\"\n");
   ASSERT_TRUE(config) << config.error().reason;
