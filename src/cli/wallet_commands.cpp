@@ -10,11 +10,11 @@
 #include <atomic>
 #include <filesystem>
 #include "sion/base/executor.hpp"
-#include "sion/base/json.hpp"
 #include "sion/exec/genesis.hpp"
 #include "sion/exec/tx_builder.hpp"
 #include "sion/http/client.hpp"
 #include "sion/wallet/address.hpp"
+#include "sion/wallet/api_replies.hpp"
 #include "sion/wallet/key_file.hpp"
 #include "sion/wallet/keygen.hpp"
 #include "sion/wallet/light_client.hpp"
@@ -221,14 +221,9 @@ class EventFollower {
         auto event = subscription.next_event(std::chrono::milliseconds(200));
         if (!event) return;  // the stream ended; the drain times out what is left
         if (!*event || (*event)->type != "transaction") continue;
-        auto document = base::parse_json((*event)->data);
-        if (!document || !document->is_object()) continue;
-        const auto tx = document->find("tx_id");
-        const auto status = document->find("status");
-        if (tx == document->end() || status == document->end() || !tx->is_string() || !status->is_string()) continue;
-        auto id = wallet::parse_address(tx->get<std::string>());
-        if (!id) continue;
-        queue.push({*id, clock.now_us(), status->get<std::string>()});
+        auto data = wallet::parse_tx_event_reply((*event)->data);
+        if (!data) continue;
+        queue.push({data->tx_id, clock.now_us(), std::move(data->state.status)});
       }
     });
     return follower;
