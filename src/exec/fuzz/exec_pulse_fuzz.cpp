@@ -60,8 +60,8 @@ struct Fixture {
     }
     exec::Id proposer{};
     proposer.fill(0x77);
-    auto proposed =
-        exec::propose_pulse(exec::MemoryPreState(f.state), f.parent, txs, 1'767'225'600'000, proposer, f.genesis.params);
+    auto proposed = exec::propose_pulse(exec::MemoryPreState(f.state), f.parent, txs, 1'767'225'600'000, proposer,
+                                        f.genesis.params);
     if (!proposed || proposed->pulse.body.size() != txs.size()) std::abort();
     f.pulse = std::move(proposed->pulse);
     return f;
@@ -98,7 +98,8 @@ int main(int argc, char** argv) {
   // Near misses: cut inside the header, the list length and a transaction;
   // one byte past the end; a bit flipped in the height, the body length, a
   // signature.
-  for (const std::size_t cut : {std::size_t{100}, exec::kPulseHeaderBytes, exec::kPulseHeaderBytes + 3, pulse.size() - 1}) {
+  for (const std::size_t cut :
+       {std::size_t{100}, exec::kPulseHeaderBytes, exec::kPulseHeaderBytes + 3, pulse.size() - 1}) {
     corpus.write(0, base::ByteView(pulse).first(cut));
   }
   base::Bytes longer = pulse;
@@ -112,7 +113,9 @@ int main(int argc, char** argv) {
   base::Bytes bad_header = header;
   bad_header[8 + 32 + 8 + 32 * 5] ^= 0x80;  // data.original_width
   corpus.write(2, bad_header);
-  return exec::decode_pulse(pulse, f.genesis.params.limits) ? 0 : 1;
+  // The Pulse seed is one a follower accepts.
+  const auto decoded = exec::decode_pulse(pulse, f.genesis.params.limits);
+  return decoded && exec::check_pulse(exec::MemoryPreState(f.state), f.parent, *decoded, f.genesis.params) ? 0 : 1;
 }
 
 #else

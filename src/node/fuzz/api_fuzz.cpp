@@ -100,7 +100,7 @@ enum FamilyIndex : std::uint8_t {
   kStatus,
   kRoot,
 };
-constexpr std::uint8_t kPost = 2;             // bits 0-2: the method, 0 the family's own
+constexpr std::uint8_t kPost = 2;  // bits 0-2: the method, 0 the family's own
 constexpr std::uint8_t kDelete = 4;
 constexpr std::uint8_t kTextPlain = 3u << 3;  // bits 3-4: the content type, 0 the family's own
 constexpr std::uint8_t kLastEventId = 1u << 5;
@@ -128,7 +128,9 @@ std::string input(std::uint8_t flags, std::string_view rest, std::string_view qu
   return out;
 }
 
-std::string text(base::ByteView bytes) { return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()); }
+std::string text(base::ByteView bytes) {
+  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
 
 }  // namespace
 
@@ -454,9 +456,11 @@ void check_success(const http::Request& request, const http::Response& response,
                                                 decimal(query_height)));
   }
   if (route == "pulses") {
-    const std::optional<std::uint64_t> asked = *at(2) == "latest" ? std::optional<std::uint64_t>(height) : decimal(at(2));
+    const std::optional<std::uint64_t> asked =
+        *at(2) == "latest" ? std::optional<std::uint64_t>(height) : decimal(at(2));
     if (!asked) std::abort();
-    if (s.size() == 3) return must_read(wallet::parse_pulse_reply(response.body, *at(2) == "latest" ? std::nullopt : asked));
+    if (s.size() == 3)
+      return must_read(wallet::parse_pulse_reply(response.body, *at(2) == "latest" ? std::nullopt : asked));
     if (s.size() == 4) return must_read(wallet::parse_availability_reply(response.body, *asked));
     const auto row = decimal(at(4));
     const auto column = decimal(at(5));
@@ -487,8 +491,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::uint8_t flags = data[1];
   const auto parts = split_parts(std::string_view(reinterpret_cast<const char*>(data + 2), size - 2));
   const char* method = kMethods[flags & 7] != nullptr ? kMethods[flags & 7] : family.method;
-  const char* content_type = kContentTypes[(flags >> 3) & 3] != nullptr ? kContentTypes[(flags >> 3) & 3]
-                                                                         : family.content_type;
+  const char* content_type =
+      kContentTypes[(flags >> 3) & 3] != nullptr ? kContentTypes[(flags >> 3) & 3] : family.content_type;
   std::string target = family.prefix + encode_target(parts[0]);
   if (!parts[1].empty()) target += "?" + encode_target(parts[1]);
   std::string text = std::string(method) + " " + target + " HTTP/1.1\r\nHost: fuzz\r\n";

@@ -62,8 +62,7 @@ struct ApiFixture {
   // Pulse (height + 1): one transfer of 1000 to Bob. Returns its tx id.
   exec::Id pulse() {
     const exec::Output output{bob, 1000};
-    const exec::Transaction tx =
-        exec::make_transfer(alice, genesis.params, nonce++, {&coin, 1}, {&output, 1}).value();
+    const exec::Transaction tx = exec::make_transfer(alice, genesis.params, nonce++, {&coin, 1}, {&output, 1}).value();
     const exec::Id id = exec::tx_id(tx.payload);
     coin = exec::coin_id(id, 1);
     EXPECT_TRUE(node->submit(codec::encode(tx), now).value().verdict.ok());

@@ -47,7 +47,7 @@ commit::Hash byte_hash(std::uint8_t byte) {
 const exec::Id kTxId = byte_hash(0x1d);       // GET /v1/transactions/{id}
 const exec::Id kAccountId = byte_hash(0xac);  // GET /v1/accounts/{id}
 const exec::Id kObjectId = byte_hash(0x0b);   // GET /v1/objects/{id}
-constexpr std::uint64_t kHeight = 1;        // the Pulse, its availability and shares, an inclusion proof
+constexpr std::uint64_t kHeight = 1;          // the Pulse, its availability and shares, an inclusion proof
 constexpr std::uint32_t kRow = 0;
 constexpr std::uint32_t kColumn = 1;
 constexpr std::uint64_t kLogSize = 3;  // after two Pulses: the genesis entry and theirs
@@ -65,17 +65,12 @@ using wallet::testing::FakeNode;
 using wallet::testing::Json;
 
 // The first byte for `kind` asked as `variant` says.
-std::uint8_t first_byte(Kind kind, std::uint8_t variant) {
-  return static_cast<std::uint8_t>(kind + kKinds * variant);
-}
+std::uint8_t first_byte(Kind kind, std::uint8_t variant) { return static_cast<std::uint8_t>(kind + kKinds * variant); }
 
 std::string receipt_json(const exec::Id& tx) {
-  return Json{{"tx_id", base::to_hex(tx)},
-              {"status", "success"},
-              {"status_code", 0},
-              {"fee_paid", 2'841},
-              {"coins_created", 2},
-              {"coin_ids", {base::to_hex(byte_hash(0xc0)), base::to_hex(byte_hash(0xc1))}}}
+  return Json{{"tx_id", base::to_hex(tx)}, {"status", "success"},
+              {"status_code", 0},          {"fee_paid", 2'841},
+              {"coins_created", 2},        {"coin_ids", {base::to_hex(byte_hash(0xc0)), base::to_hex(byte_hash(0xc1))}}}
       .dump();
 }
 
@@ -128,9 +123,9 @@ int main(int argc, char** argv) {
   write(kError, 0, "<html><body>502 Bad Gateway</body></html>");
   write(kSubmission, 0, Json{{"tx_id", base::to_hex(kTxId)}, {"status", "pending"}}.dump());
   write(kSubmission, 0, Json{{"tx_id", base::to_hex(kTxId)}, {"status", "evicted"}}.dump());
-  const std::string executed = R"({"tx_id":")" + base::to_hex(kTxId) + R"(","status":"executed","height":4,"index":2,)" +
-                               R"("pulse_hash":")" + base::to_hex(byte_hash(0x99)) +
-                               R"(","receipt":)" + receipt_json(kTxId) + "}";
+  const std::string executed = R"({"tx_id":")" + base::to_hex(kTxId) +
+                               R"(","status":"executed","height":4,"index":2,)" + R"("pulse_hash":")" +
+                               base::to_hex(byte_hash(0x99)) + R"(","receipt":)" + receipt_json(kTxId) + "}";
   write(kTxState, 0, executed);
   write(kTxState, 0, Json{{"tx_id", base::to_hex(kTxId)}, {"status", "pending"}}.dump());
   write(kTxState, 0,
@@ -139,10 +134,10 @@ int main(int argc, char** argv) {
   write(kTxEvent, 0,
         R"({"tx_id":")" + base::to_hex(kTxId) + R"(","status":"executed","height":4,"index":2,"receipt":)" +
             receipt_json(kTxId) + "}");
+  write(kTxEvent, 0, Json{{"tx_id", base::to_hex(kTxId)}, {"status", "dropped"}, {"reason", "inputs_spent"}}.dump());
   write(kTxEvent, 0,
-        Json{{"tx_id", base::to_hex(kTxId)}, {"status", "dropped"}, {"reason", "inputs_spent"}}.dump());
-  write(kTxEvent, 0, R"({"tx_id":")" + base::to_hex(kTxId) + R"(","status":"executed","receipt":)" +
-                         receipt_json(byte_hash(0x1e)) + "}");
+        R"({"tx_id":")" + base::to_hex(kTxId) + R"(","status":"executed","receipt":)" + receipt_json(byte_hash(0x1e)) +
+            "}");
   write(kAccount, 0,
         Json{{"id", base::to_hex(kAccountId)},
              {"height", 4},
@@ -161,7 +156,19 @@ int main(int argc, char** argv) {
              {"coins", Json::array()},
              {"balance", 0}}
             .dump());
-  return 0;
+
+  // The seeds meant to be valid are: a parser that refuses one has drifted
+  // from the shapes the node sends.
+  const auto ok = [](const auto& result) { return result.ok(); };
+  const bool valid =
+      ok(wallet::parse_pulse_reply(reply(pulse), kHeight)) &&
+      ok(wallet::parse_object_reply(older.dump(), kObjectId, true, kHeight)) &&
+      ok(wallet::parse_share_reply(reply(pulse + "/shares/" + std::to_string(kRow) + "/" + std::to_string(kColumn)),
+                                   kRow, kColumn)) &&
+      ok(wallet::parse_log_head_reply(reply("/v1/log/head"))) &&
+      ok(wallet::parse_inclusion_reply(reply(inclusion + "?size=" + std::to_string(kLogSize)), kHeight, kLogSize)) &&
+      ok(wallet::parse_status_reply(reply("/v1/status"))) && ok(wallet::parse_tx_state_reply(executed, kTxId));
+  return valid ? 0 : 1;
 }
 
 #else

@@ -19,8 +19,8 @@ using testing::hash_of_byte;
 using testing::Json;
 
 Json receipt(const exec::Id& tx) {
-  return {{"tx_id", base::to_hex(tx)}, {"status", "success"},        {"status_code", 0},
-          {"fee_paid", 2841},         {"coins_created", 1},          {"coin_ids", {base::to_hex(hash_of_byte(0xc0))}}};
+  return {{"tx_id", base::to_hex(tx)}, {"status", "success"}, {"status_code", 0},
+          {"fee_paid", 2841},          {"coins_created", 1},  {"coin_ids", {base::to_hex(hash_of_byte(0xc0))}}};
 }
 
 TEST(ApiReplies, ReadsTransactionEvents) {
