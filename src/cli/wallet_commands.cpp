@@ -10,11 +10,11 @@
 #include <atomic>
 #include <filesystem>
 #include "sion/base/executor.hpp"
-#include "sion/base/json.hpp"
 #include "sion/exec/genesis.hpp"
 #include "sion/exec/tx_builder.hpp"
 #include "sion/http/client.hpp"
 #include "sion/wallet/address.hpp"
+#include "sion/wallet/api_replies.hpp"
 #include "sion/wallet/key_file.hpp"
 #include "sion/wallet/keygen.hpp"
 #include "sion/wallet/light_client.hpp"

@@ -105,12 +105,29 @@ void EventStream::written(std::size_t bytes, std::size_t events) {
   buffered_events_ -= std::min(events, buffered_events_);
 }
 
+void EventStream::on_detach(std::function<void()> done) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!closed_) {
+      on_detach_ = std::move(done);
+      return;
+    }
+  }
+  if (done) done();
+}
+
 void EventStream::detach() {
-  std::lock_guard lock(mutex_);
-  closed_ = true;
-  wake_ = nullptr;
-  queue_.clear();
-  queued_events_ = 0;
+  std::function<void()> done;
+  {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    wake_ = nullptr;
+    queue_.clear();
+    queued_events_ = 0;
+    done = std::move(on_detach_);
+    on_detach_ = nullptr;
+  }
+  if (done) done();
 }
 
 }  // namespace sion::http

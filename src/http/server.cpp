@@ -5,7 +5,9 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include <boost/asio.hpp>
@@ -55,6 +57,9 @@ struct Counters {
 
 class Connection;
 
+// The answer to a handler that threw (docs/http.md, "Errors").
+Response handler_failure() { return json_error(500, "internal", "the request handler failed"); }
+
 }  // namespace
 
 class Server::Core : public std::enable_shared_from_this<Server::Core> {
@@ -82,6 +87,11 @@ class Server::Core : public std::enable_shared_from_this<Server::Core> {
     std::lock_guard lock(post_mutex);
     if (accepting_posts) asio::post(executor, std::forward<Fn>(fn));
   }
+  // The handler for `request`, its path parameters filled in; or the answer
+  // when there is none (docs/http.md, "Errors"): 400 for a malformed path,
+  // 404, or 405 with the Allow field.
+  std::variant<const Handler*, Response> find_route(Request& request) const;
+
   void join() {
     for (std::thread& thread : threads) {
       if (thread.joinable()) thread.join();
@@ -301,27 +311,19 @@ class Connection : public std::enable_shared_from_this<Connection> {
       limited.headers.emplace_back("Retry-After", "1");
       return send(std::move(limited), keep_alive_);
     }
-    auto segments = split_path(request->path);
-    if (!segments) {
+    auto routed = core_->find_route(*request);
+    if (auto* answer = std::get_if<Response>(&routed)) {
+      // A malformed path closes the connection; no route keeps it open.
+      if (answer->status != 400) return send(std::move(*answer), keep_alive_);
       core_->counters.malformed.fetch_add(1, std::memory_order_relaxed);
-      return send_error(400, "bad_request", segments.error().reason);
+      return send(std::move(*answer), false);
     }
-    auto match = core_->router.match(request->method, *segments);
-    if (match.kind == MatchKind::not_found) {
-      return send(json_error(404, "not_found", "no route for " + request->path), keep_alive_);
-    }
-    if (match.kind == MatchKind::method_not_allowed) {
-      Response refused = json_error(405, "method_not_allowed", request->method + " is not allowed on " + request->path);
-      refused.headers.emplace_back("Allow", match.allow);
-      return send(std::move(refused), keep_alive_);
-    }
-    request->path_params = std::move(match.params);
-    std::visit([&](const auto& handler) { dispatch(handler, std::move(*request)); }, *match.value);
+    std::visit([&](const auto& handler) { dispatch(handler, std::move(*request)); }, *std::get<const Handler*>(routed));
   }
 
   void handler_failed() {
     core_->counters.handler_errors.fetch_add(1, std::memory_order_relaxed);
-    send(json_error(500, "internal", "the request handler failed"), keep_alive_);
+    send(handler_failure(), keep_alive_);
   }
 
   void dispatch(const SyncHandler& handler, Request request) {
@@ -340,7 +342,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       handler(std::move(request), Reply(target));
     } catch (...) {
       // The Reply, if it went down with the exception, has answered already.
-      if (target->deliver(json_error(500, "internal", "the request handler failed"), false)) {
+      if (target->deliver(handler_failure(), false)) {
         core_->counters.handler_errors.fetch_add(1, std::memory_order_relaxed);
       }
     }
@@ -544,6 +546,85 @@ class Connection : public std::enable_shared_from_this<Connection> {
 };
 
 }  // namespace
+
+std::variant<const Handler*, Response> Server::Core::find_route(Request& request) const {
+  auto segments = split_path(request.path);
+  if (!segments) return json_error(400, "bad_request", segments.error().reason);
+  auto match = router.match(request.method, *segments);
+  if (match.kind == MatchKind::not_found) return json_error(404, "not_found", "no route for " + request.path);
+  if (match.kind == MatchKind::method_not_allowed) {
+    Response refused = json_error(405, "method_not_allowed", request.method + " is not allowed on " + request.path);
+    refused.headers.emplace_back("Allow", match.allow);
+    return refused;
+  }
+  request.path_params = std::move(match.params);
+  return match.value;
+}
+
+namespace {
+
+// Where Server::dispatch waits for an asynchronous handler's Reply.
+class WaitingReply final : public detail::ReplyTarget {
+ public:
+  bool deliver(Response response, bool /*dropped*/) override {
+    std::lock_guard lock(mutex_);
+    if (response_) return false;
+    response_ = std::move(response);
+    done_.notify_all();
+    return true;
+  }
+  Response wait() {
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [this] { return response_.has_value(); });
+    return std::move(*response_);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable done_;
+  std::optional<Response> response_;
+};
+
+}  // namespace
+
+Response Server::dispatch(Request request) const {
+  auto routed = core_->find_route(request);
+  if (auto* answer = std::get_if<Response>(&routed)) return std::move(*answer);
+  const Handler& handler = *std::get<const Handler*>(routed);
+  if (const auto* sync = std::get_if<SyncHandler>(&handler)) {
+    try {
+      return (*sync)(request);
+    } catch (...) {
+      return handler_failure();
+    }
+  }
+  if (const auto* async = std::get_if<AsyncHandler>(&handler)) {
+    // The Reply answers once, whether called, dropped or lost to an
+    // exception, so the wait ends.
+    auto target = std::make_shared<WaitingReply>();
+    try {
+      (*async)(std::move(request), Reply(target));
+    } catch (...) {
+      target->deliver(handler_failure(), false);
+    }
+    return target->wait();
+  }
+  const ServerOptions& options = core_->options;
+  auto stream =
+      std::make_shared<EventStream>(EventStreamLimits{options.sse_max_buffered_bytes, options.sse_max_buffered_events});
+  std::optional<Response> answer;  // the handler's refusal, if it refused
+  try {
+    answer = std::get<StreamHandler>(handler)(request, stream);
+  } catch (...) {
+    answer = handler_failure();
+  }
+  if (!answer) {
+    // Accepted: what it queued at once, and then the client leaves.
+    answer = Response{200, "text/event-stream", stream->take().bytes, {}};
+  }
+  stream->detach();
+  return std::move(*answer);
+}
 
 base::Status Server::Core::start() {
   if (started) return base::fail(base::Errc::invalid_argument, "the HTTP server was started already");

@@ -426,15 +426,22 @@ base::Status Api::register_routes() {
           live_only = false;
         }
         std::weak_ptr<http::EventStream> weak = stream;
-        node.events().subscribe(after, live_only, std::move(filter), [weak](const Event& event) {
-          const auto target = weak.lock();
-          if (!target) return false;
-          http::Event out;
-          if (event.id != 0) out.id = std::to_string(event.id);
-          out.type = event.type;
-          out.data = event.data;
-          return target->push(out);
-        });
+        const EventLog::Subscription subscription =
+            node.events().subscribe(after, live_only, std::move(filter), [weak](const Event& event) {
+              const auto target = weak.lock();
+              if (!target) return false;
+              http::Event out;
+              if (event.id != 0) out.id = std::to_string(event.id);
+              out.type = event.type;
+              out.data = event.data;
+              return target->push(out);
+            });
+        // The client leaving ends the subscription: waiting for a push to
+        // fail would keep it while nothing it matches happens, and a client
+        // reconnecting in a loop would add one each time.
+        if (subscription.id != 0) {
+          stream->on_detach([&node, id = subscription.id] { node.events().unsubscribe(id); });
+        }
         return std::nullopt;
       }));
 

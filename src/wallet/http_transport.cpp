@@ -3,9 +3,8 @@
 #include <chrono>
 #include <utility>
 
-#include "sion/base/json.hpp"
 #include "sion/http/client.hpp"
-#include "sion/wallet/address.hpp"
+#include "sion/wallet/api_replies.hpp"
 
 namespace sion::wallet {
 namespace {
@@ -40,14 +39,9 @@ base::Result<std::unique_ptr<EventFollower>> EventFollower::start(const std::str
       auto event = subscription.next_event(std::chrono::milliseconds(200));
       if (!event) return;  // the stream ended; the run's drain times out what is left
       if (!*event || (*event)->type != "transaction") continue;
-      auto document = base::parse_json((*event)->data);
-      if (!document || !document->is_object()) continue;
-      const auto tx = document->find("tx_id");
-      const auto status = document->find("status");
-      if (tx == document->end() || status == document->end() || !tx->is_string() || !status->is_string()) continue;
-      auto id = parse_address(tx->get<std::string>());
-      if (!id) continue;
-      queue.push({*id, clock.now_us(), status->get<std::string>()});
+      auto data = parse_tx_event_reply((*event)->data);
+      if (!data) continue;
+      queue.push({data->tx_id, clock.now_us(), std::move(data->state.status)});
     }
   });
   return follower;

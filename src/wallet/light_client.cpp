@@ -49,6 +49,8 @@ std::string describe(const PulseCheck& check) {
   if (check.object) {
     out += "present, type " + std::to_string(check.object->type) + ", version " +
            std::to_string(check.object->version) + ", " + std::to_string(check.object->data.size()) + " bytes\n";
+  } else if (check.object_hash) {
+    out += "present, value hash " + base::to_hex(*check.object_hash) + " (its bytes are no longer served)\n";
   } else {
     out += "absent (proven)\n";
   }
@@ -214,13 +216,20 @@ base::Result<PulseCheck> LightClient::check_pulse(NodeApi& api, std::uint64_t he
                                                base::to_hex(object.state_root) + ", not the header's " +
                                                base::to_hex(check.state_root));
   }
-  const std::optional<commit::Hash> value_hash =
-      object.object ? std::optional<commit::Hash>{state::object_hash(*object.object)} : std::nullopt;
+  // Below the latest height the node serves no object bytes: the proof's
+  // leaf says whether the object was there, and with which value hash.
+  std::optional<commit::Hash> value_hash;
+  if (object.object) {
+    value_hash = state::object_hash(*object.object);
+  } else if (!object.object_served && object.proof->leaf && object.proof->leaf->key == object_id) {
+    value_hash = object.proof->leaf->value_hash;
+  }
   if (!commit::verify_state_proof(check.state_root, object_id, value_hash, *object.proof)) {
     return base::fail(Errc::invalid_value, what + ": the state proof does not show object " + base::to_hex(object_id) +
-                                               (object.object ? " present" : " absent") + " under the state root");
+                                               (value_hash ? " present" : " absent") + " under the state root");
   }
   check.object = std::move(object.object);
+  check.object_hash = value_hash;
   return check;
 }
 

@@ -11,6 +11,7 @@
 
 #include "sion/base/json.hpp"
 #include "sion/http/client.hpp"
+#include "sion/http/parse.hpp"
 #include "sion/http/server.hpp"
 #include "test_support.hpp"
 
@@ -122,6 +123,68 @@ TEST(Server, RoutesWithPathAndQueryParameters) {
   for (const auto count : stats.latency_buckets) bucketed += count;
   EXPECT_EQ(bucketed, 5u);
   EXPECT_FALSE(server.route("GET", "/late", [](const Request&) { return Response{}; }));  // after start()
+}
+
+Request parsed(std::string_view bytes) { return parse_request(base::as_bytes(bytes), ServerOptions{}).value(); }
+
+TEST(Server, DispatchesParsedRequestsWithoutASocket) {
+  Workers workers;
+  Server server(test_options());  // never started
+  ASSERT_TRUE(server.route("GET", "/v1/pulses/{height}", [](const Request& request) {
+    return Response::text(200, *request.param("height") + "," + request.query.at("proof"));
+  }));
+  ASSERT_TRUE(server.route("POST", "/v1/check", [&](Request request, Reply reply) {
+    if (request.body == "throw") throw std::runtime_error("handler bug");
+    workers.run([request = std::move(request), reply = std::move(reply)]() mutable {
+      if (request.body == "drop") return;  // the Reply goes away uncalled
+      reply(Response::json(202, request.body));
+    });
+  }));
+  ASSERT_TRUE(server.route("GET", "/v1/throws", [](const Request&) -> Response { throw std::runtime_error("bug"); }));
+  std::atomic<int> detached{0};
+  ASSERT_TRUE(
+      server.route("GET", "/v1/events",
+                   [&](const Request& request, const std::shared_ptr<EventStream>& stream) -> std::optional<Response> {
+                     if (request.query_param("refuse")) return json_error(404, "not_found", "no such stream");
+                     stream->on_detach([&] { ++detached; });
+                     stream->push(Event{"7", "pulse", "{}"});
+                     return std::nullopt;
+                   }));
+
+  const Response found = server.dispatch(parsed("GET /v1/pulses/%37?proof=a+b HTTP/1.1\r\n\r\n"));
+  EXPECT_EQ(found.status, 200u);
+  EXPECT_EQ(found.body, "7,a b");
+  const Response missing = server.dispatch(parsed("GET /v1/nothing HTTP/1.1\r\n\r\n"));
+  EXPECT_EQ(missing.status, 404u);
+  EXPECT_NE(missing.body.find("\"not_found\""), std::string::npos);
+  const Response wrong = server.dispatch(parsed("DELETE /v1/pulses/7 HTTP/1.1\r\n\r\n"));
+  EXPECT_EQ(wrong.status, 405u);
+  ASSERT_NE(find_field(wrong.headers, "Allow"), nullptr);
+  EXPECT_EQ(*find_field(wrong.headers, "Allow"), "GET");
+  const Response malformed = server.dispatch(parsed("GET /v1/pulses/%zz HTTP/1.1\r\n\r\n"));
+  EXPECT_EQ(malformed.status, 400u);
+  EXPECT_NE(malformed.body.find("\"bad_request\""), std::string::npos);
+  EXPECT_EQ(server.dispatch(parsed("GET /v1/throws HTTP/1.1\r\n\r\n")).status, 500u);
+
+  // An asynchronous handler's answer is waited for, however it comes.
+  const Response answered = server.dispatch(parsed("POST /v1/check HTTP/1.1\r\nContent-Length: 2\r\n\r\nok"));
+  EXPECT_EQ(answered.status, 202u);
+  EXPECT_EQ(answered.body, "ok");
+  const Response dropped = server.dispatch(parsed("POST /v1/check HTTP/1.1\r\nContent-Length: 4\r\n\r\ndrop"));
+  EXPECT_EQ(dropped.status, 500u);
+  const Response thrown = server.dispatch(parsed("POST /v1/check HTTP/1.1\r\nContent-Length: 5\r\n\r\nthrow"));
+  EXPECT_EQ(thrown.status, 500u);
+
+  // A stream: what was queued at once, then detached as if the client left.
+  const Response stream = server.dispatch(parsed("GET /v1/events HTTP/1.1\r\n\r\n"));
+  EXPECT_EQ(stream.status, 200u);
+  EXPECT_EQ(stream.content_type, "text/event-stream");
+  EXPECT_EQ(stream.body, "id: 7\nevent: pulse\ndata: {}\n\n");
+  EXPECT_EQ(detached, 1);
+  EXPECT_EQ(server.dispatch(parsed("GET /v1/events?refuse=1 HTTP/1.1\r\n\r\n")).status, 404u);
+  EXPECT_EQ(detached, 1);
+  // Nothing was counted: no connection carried these.
+  EXPECT_EQ(server.stats().responses_by_class[1], 0u);
 }
 
 TEST(Server, AsyncRepliesFromAnotherThreadAndDroppedRepliesAnswer500) {

@@ -131,10 +131,30 @@ TEST(EventStreams, SendKeepAliveCommentsAndNoticeTheClientLeaving) {
   auto stream = fixture.subscribers.at(0);
   EXPECT_FALSE(stream->closed());
   EXPECT_EQ(fixture.server.stats().sse_streams_open, 1u);
+  // The application hears of the client leaving without pushing.
+  auto detached = std::make_shared<std::atomic<int>>(0);
+  stream->on_detach([detached] { ++*detached; });
+  EXPECT_EQ(*detached, 0);
   ::close(fd);
-  EXPECT_TRUE(eventually([&] { return stream->closed(); }));
+  EXPECT_TRUE(eventually([&] { return *detached == 1; }));
+  EXPECT_TRUE(stream->closed());
   EXPECT_FALSE(stream->push(Event{"1", "", "x"}));
   EXPECT_TRUE(eventually([&] { return fixture.server.stats().sse_streams_open == 0; }));
+  EXPECT_EQ(*detached, 1);
+}
+
+TEST(EventStreams, OnDetachRunsOnceAndAtOnceWhenAlreadyDetached) {
+  EventStream stream(EventStreamLimits{});
+  int calls = 0;
+  stream.on_detach([&] { ++calls; });
+  stream.close();  // closing is not yet detaching: the server still writes what is queued
+  EXPECT_EQ(calls, 0);
+  stream.detach();
+  stream.detach();
+  EXPECT_EQ(calls, 1);
+  int late = 0;
+  stream.on_detach([&] { ++late; });
+  EXPECT_EQ(late, 1);
 }
 
 TEST(EventStreams, SlowSubscriberLagsOutWhileAFastOneGetsEverything) {

@@ -75,7 +75,20 @@ TEST(LightClient, SyncsAndChecksPulses) {
   EXPECT_EQ(check->samples, 8u);
   ASSERT_TRUE(check->object);
   EXPECT_EQ(*check->object, coin_object(1));  // as set by Pulse 2 (height 1 when added)
+  EXPECT_EQ(check->object_hash, state::object_hash(coin_object(1)));
   EXPECT_TRUE(contains(describe(*check), "8 sampled shares verified"));
+
+  // Below its latest height a node serves no object bytes (docs/api.md):
+  // the proof's leaf shows the object present with its value hash.
+  node.tamper = [](const std::string& path, Json& body) {
+    if (path.rfind("/v1/objects/", 0) == 0) body.erase("object");
+  };
+  const auto hashed = client.check_pulse(api, 2, kPresent, fixed_samples());
+  ASSERT_TRUE(hashed) << hashed.error().to_string();
+  EXPECT_FALSE(hashed->object);
+  EXPECT_EQ(hashed->object_hash, state::object_hash(coin_object(1)));
+  EXPECT_TRUE(contains(describe(*hashed), "its bytes are no longer served")) << describe(*hashed);
+  node.tamper = nullptr;
 
   // Absent objects are proven absent; a width-1 square caps the samples at 4.
   const auto absent = client.check_pulse(api, 1, kAbsent, fixed_samples(50));

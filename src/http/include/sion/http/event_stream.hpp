@@ -35,6 +35,14 @@ class EventStream {
   // The client left, the server stopped, or the stream lagged or was closed.
   bool closed() const;
   bool lagged() const;
+  // Calls `done` once when the server detaches the stream (the connection
+  // is gone: the client left, the server stopped, or it finished a closed
+  // or lagged stream), or at once if it has. An application that feeds the
+  // stream from a subscription drops the subscription here, instead of
+  // waiting for a push to fail, which may never come (an idle chain, a
+  // filter nothing matches). Called without the stream's lock held; a
+  // later call replaces `done`.
+  void on_detach(std::function<void()> done);
 
   // ---- For the server that writes the stream. ----
   struct Batch {
@@ -65,6 +73,7 @@ class EventStream {
   bool lagged_ = false;
   bool wake_pending_ = false;
   std::function<void()> wake_;
+  std::function<void()> on_detach_;
 };
 
 }  // namespace sion::http

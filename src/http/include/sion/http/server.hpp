@@ -69,6 +69,18 @@ class Server {
     }
   }
 
+  // Answers one request (as parse_request() gives it) as a connection
+  // would after reading it, without a socket, the rate limit or the
+  // counters: the route is matched (400 for a malformed path, 404, 405 with
+  // Allow), the handler runs on the calling thread, an asynchronous
+  // handler's Reply is waited for, and a handler that throws answers 500.
+  // An event-stream route that accepts answers 200 text/event-stream with
+  // the frames its handler queued (a replayed backlog) as the body; the
+  // stream is then detached, as when a client leaves. Callable before or
+  // after start(); for tests and fuzzing of the routes an application
+  // registers.
+  Response dispatch(Request request) const;
+
   // Binds, listens and starts the io threads. io_error naming the address
   // and port when binding fails; invalid_argument for a bad address.
   base::Status start();

@@ -62,7 +62,8 @@ struct PulseCheck {
   bool availability_header = false;  // the row and column roots hash to data.data_root
   std::uint32_t samples = 0;         // shares sampled, every one verified
   exec::Id object_id{};
-  std::optional<state::Object> object;  // proven present with this value, or absent
+  std::optional<state::Object> object;      // proven present with this value, or absent
+  std::optional<commit::Hash> object_hash;  // proven present with this value hash (object: its bytes, if served)
 };
 
 // A few lines for people (what `sion light` prints).
