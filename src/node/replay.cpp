@@ -17,9 +17,8 @@ base::Failure mismatch(std::uint64_t height, const std::string& what) {
 }
 
 std::string describe(const exec::Receipt& receipt) {
-  return "status " + std::string(exec::status_name(receipt.status)) + ", fee_paid " +
-         std::to_string(receipt.fee_paid) + ", coins_created " + std::to_string(receipt.coins_created) + ", tx " +
-         base::to_hex(receipt.tx_id);
+  return "status " + std::string(exec::status_name(receipt.status)) + ", fee_paid " + std::to_string(receipt.fee_paid) +
+         ", coins_created " + std::to_string(receipt.coins_created) + ", tx " + base::to_hex(receipt.tx_id);
 }
 
 // The stored receipts and index entries of height h against the replayed
@@ -42,13 +41,13 @@ base::Status check_receipts(const ChainStore& store, std::uint64_t height, std::
     SION_TRY_CONTEXT(const auto record, "replay: height " + std::to_string(height), store.find_transaction(id));
     const TxLocation expected{height, static_cast<std::uint32_t>(i)};
     if (!record) {
-      return mismatch(height, "tx_index: transaction " + std::to_string(i) + " (" + base::to_hex(id) +
-                                  ") is not in the index");
+      return mismatch(height,
+                      "tx_index: transaction " + std::to_string(i) + " (" + base::to_hex(id) + ") is not in the index");
     }
     if (record->location != expected) {
       return mismatch(height, "tx_index: transaction " + std::to_string(i) + " (" + base::to_hex(id) +
-                                  ") is indexed at height " + std::to_string(record->location.height) +
-                                  ", position " + std::to_string(record->location.position));
+                                  ") is indexed at height " + std::to_string(record->location.height) + ", position " +
+                                  std::to_string(record->location.position));
     }
   }
   return {};
