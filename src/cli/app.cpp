@@ -326,6 +326,21 @@ void add_devnet(CLI::App& app, DevnetOptions& options) {
       "to resume the same chain. Ctrl-C stops the node cleanly.");
 }
 
+CLI::App* add_replay(CLI::App& app, ReplayCommandOptions& options) {
+  CLI::App* replay = app.add_subcommand(
+      "replay", "Check a stopped node's chain: replay every stored Pulse from genesis and compare what is stored");
+  CLI::Option* config = replay->add_option("--config", options.config, "The node's config file (docs/node-config.md)")
+                            ->option_text("<FILE>");
+  replay->add_option("--dir", options.dir, "A devnet folder (its node.toml)")->option_text("<DIR>")->excludes(config);
+  replay->set_help_flag("-h,--help", "Print help");
+  replay->footer(
+      "Opens the node's chain read-only (refused while the node runs) and re-executes each stored\n"
+      "Pulse body on a fresh state made from the genesis file, checking every header field, receipt,\n"
+      "index entry and the final state. Exit status: 0 if everything matches, 1 if something differs\n"
+      "(the message names the height and the field) or the chain cannot be read, 2 for a usage error.");
+  return replay;
+}
+
 int run_app(int argc, const char* const* argv) {
   CLI::App app("Sion: a post-quantum ledger for agent payments", "sion");
   app.set_help_flag("-h,--help", "Print help");
@@ -355,6 +370,8 @@ int run_app(int argc, const char* const* argv) {
   add_node(app, node_config);
   DevnetOptions devnet_options;
   add_devnet(app, devnet_options);
+  ReplayCommandOptions replay_options;
+  CLI::App* replay = add_replay(app, replay_options);
 
   try {
     app.parse(argc, argv);
@@ -413,7 +430,9 @@ int run_app(int argc, const char* const* argv) {
     return code(status.error().is_invalid_input() ? ExitCode::usage : ExitCode::failure);
   }
   base::Status status;
-  if (app.got_subcommand("node")) {
+  if (replay->parsed()) {
+    status = run_replay(replay_options, stdout, stderr);
+  } else if (app.got_subcommand("node")) {
     status = run_node(node_config, stdout);
   } else if (app.got_subcommand("devnet")) {
     status = run_devnet(devnet_options, stdout);

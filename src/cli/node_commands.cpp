@@ -2,13 +2,19 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <functional>
 
+#include "sion/base/executor.hpp"
+#include "sion/exec/genesis.hpp"
+#include "sion/node/chain_store.hpp"
 #include "sion/node/config.hpp"
 #include "sion/node/devnet_dir.hpp"
 #include "sion/node/log.hpp"
+#include "sion/node/node.hpp"
+#include "sion/node/replay.hpp"
 #include "sion/node/service.hpp"
 
 namespace sion::cli {
@@ -73,6 +79,43 @@ base::Status run_devnet(const DevnetOptions& options, std::FILE* out) {
         devnet.config.api.address.host, port, first_key, payee, devnet.config.api.address.host, port, devnet.dir);
   };
   return serve(devnet.config, out, banner);
+}
+
+base::Status run_replay(const ReplayCommandOptions& options, std::FILE* out, std::FILE* err) {
+  if (options.config.has_value() == options.dir.has_value()) {
+    return base::fail(base::Errc::invalid_argument, "give the node's --config FILE or a devnet's --dir DIR");
+  }
+  const std::string config_path = options.config ? *options.config : *options.dir + "/node.toml";
+  SION_TRY(const node::NodeConfig config, node::load_node_config(config_path));
+  SION_TRY(const exec::Genesis genesis, exec::read_genesis_file(config.genesis_file));
+  base::Executor executor;
+  node::ChainStoreOptions store_options;
+  store_options.read_only = true;
+  store_options.executor = &executor;
+  const std::string directory = node::chain_directory(config.data_dir);
+  SION_TRY_CONTEXT(const auto store, "opening the chain in " + directory,
+                   node::ChainStore::open(directory, store_options));
+  std::fputs(
+      fmt::format("replaying the chain in {} (height {}) from {}\n", directory, store->height(), config.genesis_file)
+          .c_str(),
+      out);
+  std::fflush(out);
+  node::ReplayOptions replay_options;
+  replay_options.executor = &executor;
+  // About a hundred progress lines at most, each over the one before.
+  const std::uint64_t step = std::max<std::uint64_t>(1, store->height() / 100);
+  replay_options.progress = [err, step](std::uint64_t height, std::uint64_t latest) {
+    if (height % step != 0 && height != latest) return;
+    std::fputs(fmt::format("\rreplayed {}/{} Pulses", height, latest).c_str(), err);
+    if (height == latest) std::fputs("\n", err);
+    std::fflush(err);
+  };
+  SION_TRY(const node::ReplayReport report, node::replay_chain(*store, genesis, replay_options));
+  std::fputs(fmt::format("replayed {} Pulses, {} transactions; state root {} matches ({} objects)\n", report.pulses,
+                         report.transactions, base::to_hex(report.state_root), report.objects)
+                 .c_str(),
+             out);
+  return {};
 }
 
 }  // namespace sion::cli

@@ -84,6 +84,7 @@ struct ChainStore::Impl {
   exec::PulseHeader head;  // the latest header
   commit::MerkleLog log{commit::kLogSha3};
   std::optional<base::Error> failed;  // a commit's write failed: refuse the rest
+  bool read_only = false;
   mutable std::shared_mutex mutex;
 
   template <class T>
@@ -160,7 +161,9 @@ base::Result<std::unique_ptr<ChainStore>> ChainStore::open(const std::string& di
   store_options.executor = options.executor;
   store_options.extra_columns = kChainColumns;
   store_options.write_fault = options.write_fault;
+  store_options.read_only = options.read_only;
   auto impl = std::make_unique<Impl>();
+  impl->read_only = options.read_only;
   SION_TRY(impl->store, state::ObjectStore::open(directory, store_options));
 
   SION_TRY(const auto latest_bytes, impl->store->read_extra(kChain, base::as_bytes(kLatestKey)));
@@ -171,6 +174,8 @@ base::Result<std::unique_ptr<ChainStore>> ChainStore::open(const std::string& di
     SION_TRY_STATUS(impl->load(base::load_be<std::uint64_t>(latest_bytes->data())));
   } else if (impl->store->version() != 0) {
     return corrupt("the state holds versions but no chain");
+  } else if (options.read_only) {
+    return base::fail(base::Errc::not_found, "no chain in " + directory);
   }
   return std::unique_ptr<ChainStore>(new ChainStore(std::move(impl)));
 }
@@ -187,6 +192,7 @@ base::Status ChainStore::initialize(std::span<const state::ObjectWrite> genesis,
                           " and params hash " + base::to_hex(stored.params_hash) + ", not genesis root " +
                           base::to_hex(genesis_root) + " and params hash " + base::to_hex(header.params_hash));
   }
+  if (impl_->read_only) return base::fail(base::Errc::invalid_argument, "the chain store is open read-only");
   if (impl_->failed) return base::fail(*impl_->failed);
   SION_TRY(const auto root, impl_->store->root_after(genesis));
   if (root != genesis_root) {
@@ -221,6 +227,7 @@ bool ChainStore::initialized() const noexcept {
 
 base::Status ChainStore::commit(const exec::Pulse& pulse, const exec::PulseOutcome& outcome) {
   std::unique_lock lock(impl_->mutex);
+  if (impl_->read_only) return base::fail(base::Errc::invalid_argument, "the chain store is open read-only");
   if (impl_->failed) return base::fail(*impl_->failed);
   if (!impl_->initialized) return base::fail(base::Errc::invalid_argument, "the chain store is not initialized");
   const exec::PulseHeader& header = pulse.header;

@@ -37,6 +37,8 @@ Node::Node(NodeOptions options)
 
 Node::~Node() = default;
 
+std::string chain_directory(const std::string& data_dir) { return data_dir + "/chain"; }
+
 base::Result<std::unique_ptr<Node>> Node::open(NodeOptions options) {
   SION_TRY_STATUS(exec::check_genesis(options.genesis));
   if (!options.validator) return base::fail(Errc::invalid_argument, "the node needs a validator key");
@@ -59,7 +61,7 @@ base::Result<std::unique_ptr<Node>> Node::open(NodeOptions options) {
   store_options.executor = &node->executor_;
   store_options.write_fault = node->options_.write_fault;
   SION_TRY_CONTEXT(node->chain_, "opening the chain in " + node->options_.data_dir,
-                   ChainStore::open(node->options_.data_dir + "/chain", store_options));
+                   ChainStore::open(chain_directory(node->options_.data_dir), store_options));
   // On a chain already there this checks it was made from this genesis.
   SION_TRY(const commit::Hash root, exec::genesis_state_root(node->options_.genesis));
   SION_TRY_STATUS(

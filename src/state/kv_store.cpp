@@ -8,6 +8,7 @@
 
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
+#include <rocksdb/env.h>
 #include <rocksdb/options.h>
 #include <rocksdb/slice.h>
 #include <rocksdb/table.h>
@@ -31,6 +32,23 @@ base::ByteView view(const rocksdb::Slice& slice) noexcept {
 base::Failure rocks_failure(const rocksdb::Status& status, std::string_view what) {
   const base::Errc code = status.IsCorruption() ? base::Errc::corrupt_store : base::Errc::io_error;
   return base::fail(code, std::string(what) + ": " + status.ToString());
+}
+
+// Takes the store's lock file as a writer's open does (RocksDB's LOCK, an
+// fcntl lock): while a process has the store open for writing, this fails.
+base::Result<rocksdb::FileLock*> lock_store(const std::string& directory) {
+  rocksdb::Env* env = rocksdb::Env::Default();
+  if (!env->FileExists(directory + "/CURRENT").ok()) {
+    return base::fail(base::Errc::not_found, "no store in " + directory);
+  }
+  rocksdb::FileLock* lock = nullptr;
+  const rocksdb::Status status = env->LockFile(directory + "/LOCK", &lock);
+  if (!status.ok()) {
+    return base::fail(base::Errc::io_error,
+                      "the store in " + directory +
+                          " is in use by another process (a running node?); stop it first: " + status.ToString());
+  }
+  return lock;
 }
 
 }  // namespace
@@ -81,11 +99,13 @@ bool KvBatch::only_extra_columns() const noexcept {
 // ---- KvStore -----------------------------------------------------------------
 
 struct KvStore::Impl {
+  rocksdb::FileLock* lock = nullptr;  // read-only: the lock file, held while open
   std::unique_ptr<rocksdb::DB> db;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;  // the store's columns, then the caller's
   std::vector<std::string> names;
   rocksdb::WriteOptions write_options;
   std::function<base::Status()> write_fault;
+  bool read_only = false;
 
   rocksdb::ColumnFamilyHandle* handle(Column column) const noexcept {
     return handles[static_cast<std::size_t>(column)];
@@ -96,6 +116,8 @@ struct KvStore::Impl {
     for (auto* handle : handles) {
       if (handle != nullptr) db->DestroyColumnFamilyHandle(handle);
     }
+    db.reset();
+    if (lock != nullptr) rocksdb::Env::Default()->UnlockFile(lock).PermitUncheckedError();
   }
 };
 
@@ -133,12 +155,16 @@ base::Result<std::unique_ptr<KvStore>> KvStore::open(const std::string& director
   descriptors.emplace_back(rocksdb::kDefaultColumnFamilyName, column_options);
   for (const std::string& name : names) descriptors.emplace_back(name, column_options);
 
+  auto impl = std::make_unique<Impl>();
+  if (options.read_only) {
+    SION_TRY(impl->lock, lock_store(directory));
+  }
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
-  const rocksdb::Status status = rocksdb::DB::Open(db_options, directory, descriptors, &handles, &raw);
+  const rocksdb::Status status = options.read_only
+                                     ? rocksdb::DB::OpenForReadOnly(db_options, directory, descriptors, &handles, &raw)
+                                     : rocksdb::DB::Open(db_options, directory, descriptors, &handles, &raw);
   if (!status.ok()) return rocks_failure(status, "opening the store in " + directory);
-
-  auto impl = std::make_unique<Impl>();
   impl->db.reset(raw);
   // handles[0] is the default column, which Sion does not use.
   impl->db->DestroyColumnFamilyHandle(handles[0]);
@@ -146,6 +172,7 @@ base::Result<std::unique_ptr<KvStore>> KvStore::open(const std::string& director
   impl->names = std::move(names);
   impl->write_options.sync = options.sync_writes;
   impl->write_fault = options.write_fault;
+  impl->read_only = options.read_only;
   return std::unique_ptr<KvStore>(new KvStore(std::move(impl), directory));
 }
 
@@ -169,7 +196,10 @@ bool KvStore::has_column(Column column) const noexcept {
   return static_cast<std::size_t>(column) < impl_->handles.size();
 }
 
+bool KvStore::read_only() const noexcept { return impl_->read_only; }
+
 base::Status KvStore::write(KvBatch&& batch) {
+  if (impl_->read_only) return base::fail(base::Errc::invalid_argument, "the store in " + directory_ + " is read-only");
   rocksdb::WriteBatch rocks_batch;
   for (const auto& op : batch.ops_->ops) {
     if (!has_column(op.column)) return base::fail(base::Errc::invalid_argument, "a batch names a column not opened");

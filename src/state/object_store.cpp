@@ -176,6 +176,7 @@ base::Result<std::unique_ptr<ObjectStore>> ObjectStore::open(const std::string& 
   kv_options.sync_writes = options.sync_writes;
   kv_options.extra_columns = options.extra_columns;
   kv_options.write_fault = options.write_fault;
+  kv_options.read_only = options.read_only;
   SION_TRY(auto kv, KvStore::open(directory, kv_options));
 
   auto impl = std::make_unique<Impl>();
@@ -184,6 +185,7 @@ base::Result<std::unique_ptr<ObjectStore>> ObjectStore::open(const std::string& 
 
   SION_TRY(const auto latest_bytes, impl->kv->get(Column::meta, base::as_bytes(kLatestKey)));
   if (!latest_bytes.has_value()) {
+    if (options.read_only) return base::fail(base::Errc::not_found, "the store in " + directory + " holds no state");
     // A new store: version 0 is the empty tree.
     KvBatch batch;
     batch.put(Column::roots, version_key(0), codec::encode(std::optional<ChildRef>{}));
@@ -247,6 +249,7 @@ base::Result<std::uint64_t> ObjectStore::apply(std::span<const ObjectWrite> writ
 base::Result<std::uint64_t> ObjectStore::apply(std::span<const ObjectWrite> writes, KvBatch&& extra) {
   std::unique_lock lock(impl_->mutex);
   SION_TRY_STATUS(impl_->check_usable());
+  if (impl_->options.read_only) return base::fail(base::Errc::invalid_argument, "the store is open read-only");
   const std::uint64_t version = impl_->latest + 1;
 
   // Everything that can reject the input happens before the tree changes.

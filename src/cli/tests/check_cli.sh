@@ -29,6 +29,34 @@ expect_line() {  # expect_line TEXT REGEX
   grep -Eq -- "$2" <<<"$1" || fail "no line matching '$2' in: $1"
 }
 
+# start_devnet DIR [ARGS...]: `sion devnet --dir DIR` on an ephemeral port in
+# the background; sets node_pid and api once the node printed its address.
+start_devnet() {
+  local dir="$1"
+  shift
+  "$sion" devnet --dir "$dir" --api 127.0.0.1:0 --interval-ms 100 "$@" >"$work/devnet.out" 2>"$work/devnet.err" &
+  node_pid=$!
+  api=""
+  for _ in $(seq 200); do
+    api=$(grep -Eo 'http://127\.0\.0\.1:[0-9]+' "$work/devnet.out" | head -n 1 || true)
+    [[ -n "$api" ]] && break
+    kill -0 "$node_pid" 2>/dev/null || break
+    sleep 0.05
+  done
+  [[ -n "$api" ]] || fail "the devnet printed no API address; stderr: $(cat "$work/devnet.err")"
+}
+
+# Stops the node of start_devnet with SIGINT: it must exit 0 within 5 s.
+stop_devnet() {
+  kill -INT "$node_pid"
+  for _ in $(seq 100); do kill -0 "$node_pid" 2>/dev/null || break; sleep 0.05; done
+  kill -0 "$node_pid" 2>/dev/null && fail "the node did not stop on SIGINT"
+  local status=0
+  wait "$node_pid" || status=$?
+  ((status == 0)) || fail "the node exited with $status on SIGINT"
+  node_pid=""
+}
+
 # The conformance vectors (shared/vectors/README.md): $SION_VECTORS_DIR, or
 # shared/vectors beside the source tree. Skips the case when absent.
 vectors_dir() {
@@ -467,18 +495,7 @@ PY
     # then SIGKILL and a restart that keeps what was executed; then Ctrl-C.
     node_pid=""
     trap '[[ -n "$node_pid" ]] && kill -9 "$node_pid" 2>/dev/null || true' EXIT
-    start_devnet() {
-      "$sion" devnet --dir "$work/dn" --api 127.0.0.1:0 --interval-ms 100 >"$work/devnet.out" 2>"$work/devnet.err" &
-      node_pid=$!
-      api=""
-      for _ in $(seq 200); do
-        api=$(grep -Eo 'http://127\.0\.0\.1:[0-9]+' "$work/devnet.out" | head -n 1 || true)
-        [[ -n "$api" ]] && break
-        sleep 0.05
-      done
-      [[ -n "$api" ]] || fail "the devnet printed no API address; stderr: $(cat "$work/devnet.err")"
-    }
-    start_devnet
+    start_devnet "$work/dn"
     run address --key "$work/dn/keys/account-0001.json"
     expect_status 0
     payee="$out"
@@ -505,18 +522,164 @@ PY
     expect_line "$err" 'not enough'
     kill -9 "$node_pid"
     wait "$node_pid" 2>/dev/null || true
-    start_devnet
+    start_devnet "$work/dn"
     run tx status "$tx_id" --node "$api"
     expect_status 0
     expect_line "$out" '^status: executed$'
     run balance --address "$payee" --node "$api"
     expect_line "$out" '^balance: 1000001000$'
     expect_line "$(cat "$work/devnet.out")" '^devnet resumed'
-    kill -INT "$node_pid"
-    for _ in $(seq 100); do kill -0 "$node_pid" 2>/dev/null || break; sleep 0.05; done
-    kill -0 "$node_pid" 2>/dev/null && fail "the node did not stop on SIGINT"
-    wait "$node_pid" || fail "the node exited with $? on SIGINT"
+    stop_devnet
+    ;;
+  replay_errors)
+    run replay
+    expect_status 2
+    expect_line "$err" "^sion: error: give the node's --config FILE or a devnet's --dir DIR$"
+    run replay --config "$work/node.toml" --dir "$work"
+    expect_status 2
+    expect_line "$err" '^sion: error: --(config|dir) excludes --(dir|config)'
+    run replay --dir "$work/none"
+    expect_status 1
+    expect_line "$err" "^sion: error: .*$work/none/node\.toml"
+    # A config whose data folder holds no chain (a node never started).
+    mkdir -p "$work/empty"
+    printf 'data_dir = "data"\ngenesis_file = "genesis.json"\nvalidator_key_file = "k.json"\n' >"$work/node.toml"
+    run genesis --accounts 1 --out "$work/genesis.json"
+    run replay --config "$work/node.toml"
+    expect_status 1
+    expect_line "$err" "^sion: error: opening the chain in $work/data/chain: no store in $work/data/chain$"
+    [[ ! -e "$work/data" ]] || fail "sion replay created $work/data"
+    ;;
+  devnet_kill_under_load)
+    # docs/node-config.md, "Checking a chain": a node killed with SIGKILL
+    # under load keeps every transaction its event stream reported executed,
+    # at the same height, nothing half-written (`sion replay` passes), and
+    # works on after a restart. Every process started here is killed on exit.
+    node_pid="" events_pid="" load_pid=""
+    trap 'for pid in $node_pid $events_pid $load_pid; do kill -9 "$pid" 2>/dev/null || true; done' EXIT
+    start_devnet "$work/dn" --accounts 32
+    # Every event from the first (Last-Event-ID 0: those already held too).
+    curl -sN -H 'Last-Event-ID: 0' "$api/v1/events" >"$work/events.txt" 2>/dev/null &
+    events_pid=$!
+    # Not under timeout(1): the trap must reach sion itself. Waited for below.
+    "$sion" load --genesis "$work/dn/genesis.json" --node "$api" --rate 300 --duration 4 \
+      --submitters 2 --drain 2 >"$work/load.out" 2>"$work/load.err" &
+    load_pid=$!
+    # It signs every transfer first (seconds on a busy machine), then sends.
+    for _ in $(seq 1200); do
+      grep -q '^signed [0-9]* dual-signed transfers' "$work/load.err" && break
+      kill -0 "$load_pid" 2>/dev/null || fail "sion load ended before sending: $(tail -c 600 "$work/load.err")"
+      sleep 0.05
+    done
+    grep -q '^signed ' "$work/load.err" || fail "sion load signed nothing in 60 s: $(tail -c 600 "$work/load.err")"
+    # Kill the node once 8 Pulses are announced: about 1 s into 4 s of sending.
+    pulses=0
+    for _ in $(seq 400); do
+      pulses=$(grep -c '^event: pulse$' "$work/events.txt" || true)
+      ((pulses >= 8)) && break
+      kill -0 "$load_pid" 2>/dev/null || fail "sion load ended before 8 Pulses: $(tail -c 600 "$work/load.err")"
+      sleep 0.05
+    done
+    ((pulses >= 8)) || fail "only $pulses Pulses announced in 20 s of load: $(tail -c 600 "$work/load.err")"
+    kill -9 "$node_pid"
+    wait "$node_pid" 2>/dev/null || true
     node_pid=""
+    # Load and the event stream end by themselves once the node is gone:
+    # load after its sending window (at most 4 s) and drain (2 s).
+    for _ in $(seq 300); do kill -0 "$load_pid" 2>/dev/null || break; sleep 0.05; done
+    kill -0 "$load_pid" 2>/dev/null && fail "sion load did not end within 15 s of the node's death"
+    status=0
+    wait "$load_pid" || status=$?
+    load_pid=""
+    for _ in $(seq 100); do kill -0 "$events_pid" 2>/dev/null || break; sleep 0.05; done
+    kill -0 "$events_pid" 2>/dev/null && fail "the event stream did not end with the node"
+    wait "$events_pid" 2>/dev/null || true
+    events_pid=""
+    grep -q '^executed [0-9]' "$work/load.out" 2>/dev/null ||
+      echo "note: sion load reported no summary (status $status): $(tail -c 300 "$work/load.err")"
+
+    # (a) The killed node's chain replays from genesis, and reading it changed no file.
+    find "$work/dn/data" -printf '%P %s %T@\n' | sort >"$work/data.before"
+    run replay --dir "$work/dn"
+    expect_status 0
+    expect_line "$out" '^replayed [0-9]+ Pulses, [0-9]+ transactions; state root [0-9a-f]{64} matches'
+    find "$work/dn/data" -printf '%P %s %T@\n' | sort >"$work/data.after"
+    cmp -s "$work/data.before" "$work/data.after" ||
+      fail "sion replay changed the data folder: $(diff "$work/data.before" "$work/data.after" | head -n 5)"
+    replayed=$(sed -nE 's/^replayed ([0-9]+) Pulses.*/\1/p' <<<"$out")
+
+    # (b) Restarted, the node holds every transaction the stream reported
+    # executed, at the height it reported, and is at least at the last
+    # Pulse announced.
+    start_devnet "$work/dn"
+    expect_line "$(cat "$work/devnet.out")" '^devnet resumed'
+    # A node that runs refuses a replay: it holds the store's lock.
+    run replay --dir "$work/dn"
+    expect_status 1
+    expect_line "$err" '^sion: error: opening the chain in .*: .*in use by another process'
+    "$python" - "$work/events.txt" "$api" "$replayed" <<'PY' || fail "the restarted node lost what was reported"
+import http.client, json, sys, time, urllib.parse
+deadline = time.monotonic() + 20
+events_file, api, replayed = sys.argv[1], sys.argv[2], int(sys.argv[3])
+text = open(events_file, encoding="utf-8").read()
+# Complete events only: the node was killed, the last one may be cut.
+blocks = text.split("\n\n")
+if not text.endswith("\n\n"):
+    blocks = blocks[:-1]
+executed, last_pulse, pulses = {}, 0, 0
+for block in blocks:
+    fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":"))
+    if "data" not in fields:
+        continue
+    data = json.loads(fields["data"])
+    if fields.get("event") == "pulse":
+        pulses += 1
+        last_pulse = max(last_pulse, data["height"])
+    elif fields.get("event") == "transaction" and data["status"] == "executed":
+        executed[data["tx_id"]] = data["height"]
+assert pulses >= 8 and executed, f"{pulses} Pulses, {len(executed)} executed transactions in the stream"
+assert replayed >= last_pulse, f"sion replay replayed {replayed} Pulses, the stream announced {last_pulse}"
+url = urllib.parse.urlsplit(api)
+connection = http.client.HTTPConnection(url.hostname, url.port, timeout=10)
+def get(path):
+    global connection
+    for attempt in range(2):
+        try:
+            connection.request("GET", path)
+            response = connection.getresponse()
+            return response.status, json.loads(response.read())
+        except (http.client.HTTPException, OSError):
+            connection.close()
+            connection = http.client.HTTPConnection(url.hostname, url.port, timeout=10)
+    raise SystemExit(f"GET {path} failed twice")
+status, body = get("/v1/status")
+assert status == 200 and body["height"] >= last_pulse, f"height {body.get('height')} after restart, {last_pulse} announced"
+for tx_id, height in executed.items():
+    assert time.monotonic() < deadline, "the checks took over 20 s"
+    status, body = get(f"/v1/transactions/{tx_id}")
+    assert status == 200 and body.get("status") == "executed" and body.get("height") == height, (
+        f"transaction {tx_id}, reported executed at height {height}: now {status} {body}")
+print(f"{len(executed)} executed transactions in {pulses} Pulses (last {last_pulse}) kept")
+PY
+    before=$(curl -s "$api/v1/status" | "$python" -c 'import json, sys; print(json.load(sys.stdin)["height"])')
+
+    # (c) It works on: a short load after the restart executes.
+    status=0
+    timeout 30 "$sion" load --genesis "$work/dn/genesis.json" --node "$api" --rate 50 --duration 2 \
+      --submitters 2 --drain 20 >"$work/load2.out" 2>"$work/load2.err" || status=$?
+    ((status == 0)) || fail "sion load after the restart exited $status: $(tail -c 600 "$work/load2.err")"
+    executed=$(sed -nE 's/^executed ([0-9]+) .*/\1/p' "$work/load2.out")
+    ((executed > 0)) || fail "nothing executed after the restart: $(cat "$work/load2.out")"
+    after=$(curl -s "$api/v1/status" | "$python" -c 'import json, sys; print(json.load(sys.stdin)["height"])')
+    ((after > before)) || fail "the chain stayed at height $before after the restart"
+
+    # (d) SIGINT stops it cleanly; (e) and its chain replays again.
+    stop_devnet
+    run replay --dir "$work/dn"
+    expect_status 0
+    replayed=$(sed -nE 's/^replayed ([0-9]+) Pulses.*/\1/p' <<<"$out")
+    ((replayed >= after)) || fail "replayed $replayed Pulses, the node was at $after"
+    echo "$out"
     ;;
   *)
     fail "unknown case"

@@ -20,6 +20,7 @@ struct ChainFixture {
   static constexpr std::size_t kAccounts = 4;
 
   exec::ChainParams params;
+  exec::Genesis genesis;
   std::vector<crypto::SigningBundle> signers;
   std::vector<state::ObjectWrite> genesis_writes;
   commit::Hash genesis_root{};
@@ -30,7 +31,6 @@ struct ChainFixture {
 
   ChainFixture() {
     params.chain_id = 7;
-    exec::Genesis genesis;
     genesis.params = params;
     for (std::size_t i = 0; i < kAccounts; ++i) {
       crypto::KeySeed seed{};

@@ -9,15 +9,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <random>
 #include <thread>
 
 #include "chain_fixture.hpp"
 #include "sion/base/testing/temp_dir.hpp"
 #include "sion/commit/smt_proof.hpp"
+#include "sion/node/replay.hpp"
 
 #ifndef SION_CHAIN_WRITER
 #error "SION_CHAIN_WRITER names the chain_writer binary"
@@ -44,34 +47,13 @@ std::unique_ptr<ChainStore> new_chain(const std::string& directory, ChainFixture
   return store;
 }
 
-// Everything stored agrees with a replay of the stored bodies from genesis:
-// each header passes check_pulse on the replayed state, and the receipts,
-// index and final state are what execution gives.
+// Everything stored agrees with a replay of the stored bodies from genesis
+// (replay_chain: headers, receipts, index, final state).
 void check_against_replay(const ChainStore& store, const ChainFixture& chain) {
-  auto state = exec::MemoryState::from_writes(chain.genesis_writes).value();
-  auto parent = store.header(0).value();
-  ASSERT_EQ(parent, exec::genesis_header(chain.genesis_root, chain.params));
-  for (std::uint64_t h = 1; h <= store.height(); ++h) {
-    auto header = store.header(h);
-    auto body = store.body(h);
-    auto receipts = store.receipts(h);
-    ASSERT_TRUE(header.ok() && body.ok() && receipts.ok()) << "height " << h;
-    exec::Pulse pulse{*header, {}};
-    pulse.body.assign(body->begin(), body->end());
-    auto checked = exec::check_pulse(exec::MemoryPreState(state), parent, pulse, chain.params);
-    ASSERT_TRUE(checked.ok()) << "height " << h << ": " << checked.error().to_string();
-    EXPECT_EQ(checked->outcome.receipts, *receipts);
-    for (std::size_t i = 0; i < body->size(); ++i) {
-      auto record = store.find_transaction(exec::tx_id((*body)[i].payload));
-      ASSERT_TRUE(record.ok() && record->has_value());
-      EXPECT_EQ((*record)->location, (TxLocation{h, static_cast<std::uint32_t>(i)}));
-      EXPECT_EQ((*record)->receipt, (*receipts)[i]);
-    }
-    ASSERT_EQ(state.apply(checked->outcome.writes).value(), header->state_root);
-    parent = *header;
-  }
-  EXPECT_EQ(store.head(), parent);
-  EXPECT_EQ(store.state().root(), state.root());
+  auto report = replay_chain(store, chain.genesis);
+  ASSERT_TRUE(report.ok()) << report.error().to_string();
+  EXPECT_EQ(report->pulses, store.height());
+  EXPECT_EQ(report->state_root, store.state().root());
 }
 
 TEST(ChainStore, CommitsAndReadsBack) {
@@ -311,6 +293,16 @@ TEST(ChainStore, AKilledWriterReopensAtACompletePulse) {
     ASSERT_TRUE(WIFSIGNALED(status)) << "the writer exited by itself: " << status;
 
     ChainFixture chain;
+    {
+      // Read-only first, as `sion replay` reads a killed node's chain: the
+      // write-ahead log is replayed in memory, nothing is written.
+      ChainStoreOptions read_only;
+      read_only.read_only = true;
+      auto reader = open_store(dir.str(), read_only);
+      ASSERT_TRUE(reader);
+      EXPECT_GE(reader->height(), height);
+      check_against_replay(*reader, chain);
+    }
     auto store = open_store(dir.str());
     ASSERT_TRUE(store);
     // Every reported commit survived.
@@ -320,6 +312,66 @@ TEST(ChainStore, AKilledWriterReopensAtACompletePulse) {
     check_against_replay(*store, chain);
     if (HasFatalFailure()) return;
   }
+}
+
+// Every file of a folder with its size and modification time.
+std::vector<std::string> listing(const std::filesystem::path& directory) {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(directory)) {
+    const auto time = entry.last_write_time().time_since_epoch().count();
+    const auto size = entry.is_regular_file() ? entry.file_size() : 0;
+    files.push_back(entry.path().string() + " " + std::to_string(size) + " " + std::to_string(time));
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST(ChainStore, ReadOnlyOpensAStoppedChainAndRefusesARunningOne) {
+  TempDir dir;
+  ChainStoreOptions read_only;
+  read_only.read_only = true;
+  // No store: not_found, and nothing is created.
+  auto none = ChainStore::open(dir.str(), read_only);
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().code, base::Errc::not_found) << none.error().to_string();
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+
+  Writer writer = start_writer(dir.str());
+  ASSERT_GT(writer.pid, 0);
+  ASSERT_NE(writer.output, nullptr);
+  unsigned long long height = 0;
+  for (int i = 0; i < 2; ++i) ASSERT_EQ(std::fscanf(writer.output, "%llu", &height), 1);
+  // The writer holds the store's lock.
+  auto refused = ChainStore::open(dir.str(), read_only);
+  const bool was_refused = !refused.ok();
+  ASSERT_EQ(kill(writer.pid, SIGKILL), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(writer.pid, &status, 0), writer.pid);
+  std::fclose(writer.output);
+  ASSERT_TRUE(was_refused) << "a read-only open beside a running writer";
+  EXPECT_EQ(refused.error().code, base::Errc::io_error);
+  EXPECT_NE(refused.error().reason.find("in use by another process"), std::string::npos) << refused.error().reason;
+
+  // Stopped: it opens, replays, refuses writes and changes no file.
+  const auto before = listing(dir.path());
+  {
+    ChainFixture chain;
+    auto store = open_store(dir.str(), read_only);
+    ASSERT_TRUE(store);
+    EXPECT_GE(store->height(), height);
+    check_against_replay(*store, chain);
+    const auto tx = chain.transfer(store->height() + 1);
+    auto committed = chain.commit(*store, std::span(&tx, 1));
+    ASSERT_FALSE(committed.ok());
+    EXPECT_EQ(committed.error().code, base::Errc::invalid_argument);
+    EXPECT_NE(committed.error().reason.find("read-only"), std::string::npos) << committed.error().reason;
+    // One opener at a time: a reader holds the lock as a writer does.
+    auto second = ChainStore::open(dir.str(), read_only);
+    EXPECT_FALSE(second.ok());
+  }
+  EXPECT_EQ(listing(dir.path()), before);
+  // And a writer opens it afterwards (the lock was released).
+  EXPECT_TRUE(open_store(dir.str()));
 }
 
 // A chain of 10,000 Pulses with real headers: empty bodies but for one

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -85,6 +87,73 @@ TEST(KvStore, MissingFolderWithoutCreateIsAnError) {
   auto store = KvStore::open((dir.path() / "absent").string(), options);
   ASSERT_FALSE(store.ok());
   EXPECT_FALSE(store.error().is_invalid_input());
+}
+
+// Every file of a folder with its size and modification time.
+std::vector<std::string> listing(const std::filesystem::path& directory) {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(directory)) {
+    const auto size = entry.is_regular_file() ? entry.file_size() : 0;
+    files.push_back(entry.path().string() + " " + std::to_string(size) + " " +
+                    std::to_string(entry.last_write_time().time_since_epoch().count()));
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST(KvStore, ReadOnlyReadsAndChangesNothing) {
+  base::testing::TempDir dir;
+  {
+    auto store = KvStore::open(dir.str());
+    ASSERT_TRUE(store.ok());
+    KvBatch batch;
+    batch.put(Column::objects, bytes("a"), bytes("1"));
+    ASSERT_TRUE((*store)->write(std::move(batch)).ok());
+  }
+  const auto before = listing(dir.path());
+  {
+    KvOptions options;
+    options.read_only = true;
+    auto store = KvStore::open(dir.str(), options);
+    ASSERT_TRUE(store.ok()) << store.error().to_string();
+    EXPECT_TRUE((*store)->read_only());
+    auto value = (*store)->get(Column::objects, bytes("a"));
+    ASSERT_TRUE(value.ok() && value->has_value());
+    EXPECT_EQ(**value, bytes("1"));
+    KvBatch batch;
+    batch.put(Column::objects, bytes("b"), bytes("2"));
+    auto written = (*store)->write(std::move(batch));
+    ASSERT_FALSE(written.ok());
+    EXPECT_EQ(written.error().code, base::Errc::invalid_argument);
+    EXPECT_EQ(listing(dir.path()), before);
+    // It holds the lock, as a writer would: no writer opens it meanwhile
+    // (though the writer's failed open rotates RocksDB's info LOG first).
+    auto writer = KvStore::open(dir.str());
+    EXPECT_FALSE(writer.ok());
+  }
+  EXPECT_TRUE(KvStore::open(dir.str()).ok());
+}
+
+TEST(KvStore, ReadOnlyIsRefusedWhileAWriterHasTheStore) {
+  base::testing::TempDir dir;
+  auto writer = KvStore::open(dir.str());
+  ASSERT_TRUE(writer.ok());
+  KvOptions options;
+  options.read_only = true;
+  auto reader = KvStore::open(dir.str(), options);
+  ASSERT_FALSE(reader.ok());
+  EXPECT_EQ(reader.error().code, base::Errc::io_error);
+  EXPECT_NE(reader.error().reason.find("in use by another process"), std::string::npos) << reader.error().reason;
+}
+
+TEST(KvStore, ReadOnlyOfNoStoreIsNotFoundAndCreatesNothing) {
+  base::testing::TempDir dir;
+  KvOptions options;
+  options.read_only = true;
+  auto store = KvStore::open(dir.str(), options);
+  ASSERT_FALSE(store.ok());
+  EXPECT_EQ(store.error().code, base::Errc::not_found);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }
 
 }  // namespace

@@ -1,9 +1,12 @@
 #pragma once
 // `sion node` and `sion devnet`: the validator in the foreground until
-// SIGINT or SIGTERM, which stop it cleanly (docs/node-config.md).
+// SIGINT or SIGTERM, which stop it cleanly (docs/node-config.md); `sion
+// replay`: a stopped node's chain checked against a replay from genesis
+// (docs/node-config.md, "Checking a chain").
 
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "sion/base/result.hpp"
@@ -24,5 +27,16 @@ struct DevnetOptions {
 // `sion devnet`: makes (or reuses) the devnet folder, prints the API
 // address and a transfer to try, and runs its node.
 base::Status run_devnet(const DevnetOptions& options, std::FILE* out);
+
+struct ReplayCommandOptions {
+  std::optional<std::string> config;  // --config FILE: the node's node.toml
+  std::optional<std::string> dir;     // --dir D: a devnet folder, D/node.toml
+};
+
+// `sion replay`: opens the chain of the node's data_dir read-only (refused
+// while the node runs), replays it from the genesis file with
+// node::replay_chain, prints progress to `err` and the summary to `out`.
+// A mismatch is corrupt_store naming the height and the field.
+base::Status run_replay(const ReplayCommandOptions& options, std::FILE* out, std::FILE* err);
 
 }  // namespace sion::cli

@@ -35,6 +35,11 @@ struct ChainStoreOptions {
   base::Executor* executor = nullptr;  // state-tree hashing; must outlive the store
   // Test hook (fault injection): KvOptions::write_fault. Empty in production.
   std::function<base::Status()> write_fault = {};
+  // Reads a stopped node's chain without changing it (KvOptions::read_only):
+  // initialize and commit fail (invalid_argument), a folder without an
+  // initialized chain is not_found, and one a running node has open is
+  // refused (io_error, "... in use by another process ...").
+  bool read_only = false;
 };
 
 struct TxLocation {

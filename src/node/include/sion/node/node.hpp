@@ -41,6 +41,9 @@
 
 namespace sion::node {
 
+// Where a node keeps its chain store (ChainStore): DATA_DIR/chain.
+std::string chain_directory(const std::string& data_dir);
+
 struct NodeOptions {
   std::string data_dir;
   exec::Genesis genesis;

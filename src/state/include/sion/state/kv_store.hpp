@@ -41,6 +41,15 @@ inline constexpr std::size_t kMaxExtraColumns = 32;
 
 struct KvOptions {
   bool create_if_missing = true;
+  // Opens an existing store for reading only (rocksdb::DB::OpenForReadOnly,
+  // which replays the write-ahead log in memory): nothing on disk changes,
+  // write() fails (invalid_argument), create_if_missing is ignored and a
+  // folder holding no store is not_found. The store's lock file is taken
+  // first and held while open, as a writer's open takes it: a store a running
+  // process has open is refused (io_error, "... in use by another process"),
+  // and no writer can open it meanwhile (a read-only instance beside a writer
+  // reads undefined data, RocksDB's db.h says).
+  bool read_only = false;
   // fsync the write-ahead log on every write batch: a batch reported written
   // survives power loss, not only a killed process.
   bool sync_writes = true;
@@ -80,7 +89,8 @@ class KvBatch {
 class KvStore {
  public:
   // Opens (or creates) the store in `directory`. Errors are io_error (the
-  // folder, a lock held by another process) or corrupt_store.
+  // folder, a lock held by another process) or corrupt_store; with
+  // read_only, not_found for a folder without a store.
   static base::Result<std::unique_ptr<KvStore>> open(const std::string& directory, const KvOptions& options = {});
   ~KvStore();
   KvStore(const KvStore&) = delete;
@@ -98,6 +108,7 @@ class KvStore {
   base::Status scan_range(Column column, base::ByteView first, base::ByteView last, const Visitor& visit) const;
 
   const std::string& directory() const noexcept { return directory_; }
+  bool read_only() const noexcept;
   // The name RocksDB records for a column (a caller's own name for extras).
   std::string_view column_name(Column column) const noexcept;
   // Whether the store opened this column.

@@ -73,6 +73,9 @@ struct ObjectStoreOptions {
   std::vector<std::string> extra_columns = {};
   // Test hook: KvOptions::write_fault. Empty in production.
   std::function<base::Status()> write_fault = {};
+  // KvOptions::read_only: an existing store, read without changing it
+  // (apply fails with invalid_argument; a store never written is not_found).
+  bool read_only = false;
 };
 
 // An object (or its absence) with the proof that ties it to a root.
