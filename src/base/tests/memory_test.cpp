@@ -1,4 +1,5 @@
 #include "sion/base/memory.hpp"
+#include "sion/base/testing/sanitizers.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,18 +14,7 @@ namespace sion::base {
 namespace {
 
 // A sanitizer's allocator replaces glibc's: the policy has nothing to act on.
-#if defined(__SANITIZE_ADDRESS__)
-#define SION_GLIBC_MALLOC 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SION_GLIBC_MALLOC 0
-#endif
-#endif
-#ifndef SION_GLIBC_MALLOC
-#define SION_GLIBC_MALLOC 1
-#endif
-
-#if defined(__GLIBC__) && SION_GLIBC_MALLOC
+#if defined(__GLIBC__) && !SION_ASAN
 TEST(AllocatorPolicy, FreedBlocksStayInTheProcess) {
   ASSERT_TRUE(apply_allocator_policy());
   // 8 MiB is over glibc's default mapping threshold: without the policy it

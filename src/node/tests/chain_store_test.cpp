@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "chain_fixture.hpp"
+#include "sion/base/testing/sanitizers.hpp"
 #include "sion/base/testing/temp_dir.hpp"
 #include "sion/commit/smt_proof.hpp"
 #include "sion/node/replay.hpp"
@@ -404,7 +405,8 @@ TEST(ChainStore, RestartOfA10000PulseChain) {
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count();
   std::printf("[ measure  ] open and ready with %llu Pulses: %lld ms (target <= 2000 ms)\n",
               static_cast<unsigned long long>(kHeight), static_cast<long long>(ms));
-  EXPECT_LE(ms, 2000);
+  // A wall-clock target: not held to under a sanitizer's slowdown.
+  if (!base::testing::kSanitized) EXPECT_LE(ms, 2000);
 }
 
 }  // namespace
