@@ -406,7 +406,9 @@ TEST(ChainStore, RestartOfA10000PulseChain) {
   std::printf("[ measure  ] open and ready with %llu Pulses: %lld ms (target <= 2000 ms)\n",
               static_cast<unsigned long long>(kHeight), static_cast<long long>(ms));
   // A wall-clock target: not held to under a sanitizer's slowdown.
-  if (!base::testing::kSanitized) EXPECT_LE(ms, 2000);
+  if (!base::testing::kSanitized) {
+    EXPECT_LE(ms, 2000);
+  }
 }
 
 }  // namespace
