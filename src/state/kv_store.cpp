@@ -19,6 +19,12 @@ namespace {
 
 constexpr std::array<std::string_view, kColumnCount> kColumnNames = {"meta", "nodes", "stale", "objects", "roots"};
 
+// At most this much write-ahead log is kept; at most this much is replayed
+// on recovery (see open()).
+constexpr std::uint64_t kMaxWalBytes = 32ull << 20;
+// Each column family's memtable (RocksDB's default).
+constexpr std::size_t kMemtableBytes = 64u << 20;
+
 rocksdb::Slice slice(base::ByteView bytes) noexcept {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
@@ -145,11 +151,19 @@ base::Result<std::unique_ptr<KvStore>> KvStore::open(const std::string& director
   // completed: drop it and open at the last complete batch.
   db_options.wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
   db_options.paranoid_checks = true;
+  // Recovery after a crash replays the write-ahead log since the oldest
+  // unflushed memtable, and a column family written rarely keeps every log
+  // since its last flush alive (RocksDB's default bound is four times all
+  // memtables: gigabytes here). Capping the log forces those flushes and
+  // bounds the replay, and so the restart time after SIGKILL under load
+  // (docs/state.md, "One write batch per version").
+  db_options.max_total_wal_size = kMaxWalBytes;
 
   rocksdb::BlockBasedTableOptions table_options;
   table_options.block_cache = rocksdb::NewLRUCache(options.block_cache_bytes);
   rocksdb::ColumnFamilyOptions column_options;
   column_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table_options));
+  column_options.write_buffer_size = kMemtableBytes;
 
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
   descriptors.emplace_back(rocksdb::kDefaultColumnFamilyName, column_options);
