@@ -118,10 +118,13 @@ std::string refusals_note(const wallet::LoadReport& report) {
   return text;
 }
 
-// Header times of the Pulses above `from`, up to the chain's height.
-base::Result<std::vector<std::uint64_t>> pulse_times_after(const std::string& url, std::uint64_t from) {
+base::Result<wallet::NodeApi> api_of(const std::string& url) {
   SION_TRY(wallet::HttpCall call, wallet::http_call_for(url));
-  wallet::NodeApi api(std::move(call));
+  return wallet::NodeApi(std::move(call));
+}
+
+// Header times of the Pulses above `from`, up to the chain's height.
+base::Result<std::vector<std::uint64_t>> pulse_times_after(wallet::NodeApi& api, std::uint64_t from) {
   SION_TRY(const wallet::NodeStatus status, api.status());
   std::vector<std::uint64_t> times;
   for (std::uint64_t height = from + 1; height <= status.height; ++height) {
@@ -129,13 +132,6 @@ base::Result<std::vector<std::uint64_t>> pulse_times_after(const std::string& ur
     times.push_back(pulse.header.time_ms);
   }
   return times;
-}
-
-base::Result<std::uint64_t> chain_height(const std::string& url) {
-  SION_TRY(wallet::HttpCall call, wallet::http_call_for(url));
-  wallet::NodeApi api(std::move(call));
-  SION_TRY(const wallet::NodeStatus status, api.status());
-  return status.height;
 }
 
 // Median time of one dual verification of a transfer the plan signed (no
@@ -184,9 +180,10 @@ base::Status run_devnet_group(Context& context) {
   // A steady 1,000 tx/s: the latency rows and the Pulse interval.
   const bool quick = context.quick();
   const std::uint64_t steady_total = quick ? 1'000 : 3'000;
-  SION_TRY(const std::uint64_t before_steady, chain_height(devnet->url));
+  SION_TRY(wallet::NodeApi api, api_of(devnet->url));
+  SION_TRY(const wallet::NodeStatus before_steady, api.status());
   SION_TRY(const wallet::LoadReport steady, run_load(*devnet, accounts, steady_total, 1'000, 4, executor));
-  SION_TRY(const std::vector<std::uint64_t> times, pulse_times_after(devnet->url, before_steady));
+  SION_TRY(const std::vector<std::uint64_t> times, pulse_times_after(api, before_steady.height));
   std::vector<double> intervals;
   for (std::size_t i = 1; i < times.size(); ++i) intervals.push_back(static_cast<double>(times[i] - times[i - 1]));
   if (!intervals.empty()) {
