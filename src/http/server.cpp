@@ -16,6 +16,7 @@
 
 #include "beast_request.hpp"
 #include "rate_limiter.hpp"
+#include "sion/base/thread_name.hpp"
 #include "sion/http/router.hpp"
 
 namespace sion::http {
@@ -653,6 +654,7 @@ base::Status Server::Core::start() {
   running = count;
   for (unsigned i = 0; i < count; ++i) {
     threads.emplace_back([this] {
+      base::name_this_thread("sion-http");
       ioc.run();
       std::lock_guard lock(run_mutex);
       --running;

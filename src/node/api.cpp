@@ -155,7 +155,7 @@ Api::Api(Node& node, http::Server& server, ApiOptions options)
       options_(options),
       admission_(options.admission_threads != 0 ? options.admission_threads
                                                 : std::max(1u, std::thread::hardware_concurrency()),
-                 options.admission_queue) {}
+                 options.admission_queue, "sion-admit") {}
 
 Api::~Api() { admission_.stop(); }
 

@@ -5,6 +5,7 @@
 
 #include <utility>
 
+#include "sion/base/thread_name.hpp"
 #include "sion/exec/genesis.hpp"
 #include "sion/node/log.hpp"
 #include "sion/wallet/key_file.hpp"
@@ -59,7 +60,10 @@ base::Result<std::unique_ptr<Service>> Service::start(ServiceOptions options) {
   SION_TRY_STATUS(service->server_->start());
   component_logger("api")->info("serving the API on http://{}:{}", service->options_.server.address,
                                 service->server_->port());
-  service->producer_ = std::thread([raw = service.get()] { raw->produce_loop(); });
+  service->producer_ = std::thread([raw = service.get()] {
+    base::name_this_thread("sion-produce");
+    raw->produce_loop();
+  });
   return service;
 }
 

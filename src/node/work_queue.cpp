@@ -2,12 +2,20 @@
 
 #include <utility>
 
+#include "sion/base/thread_name.hpp"
+
 namespace sion::node {
 
-WorkQueue::WorkQueue(unsigned threads, std::size_t max_queued) : max_queued_(max_queued == 0 ? 1 : max_queued) {
+WorkQueue::WorkQueue(unsigned threads, std::size_t max_queued, std::string thread_name)
+    : max_queued_(max_queued == 0 ? 1 : max_queued) {
   if (threads == 0) threads = 1;
   threads_.reserve(threads);
-  for (unsigned i = 0; i < threads; ++i) threads_.emplace_back([this] { run(); });
+  for (unsigned i = 0; i < threads; ++i) {
+    threads_.emplace_back([this, thread_name] {
+      base::name_this_thread(thread_name);
+      run();
+    });
+  }
 }
 
 WorkQueue::~WorkQueue() { stop(); }

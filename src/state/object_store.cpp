@@ -4,6 +4,7 @@
 #include <array>
 #include <mutex>
 #include <shared_mutex>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,13 +41,16 @@ std::array<std::uint8_t, kNodeKeyBytes> node_key_bytes(const NodeKey& key) noexc
   return out;
 }
 
-// version made stale (8, big-endian) || node key: pruning scans a prefix
-// range of this column in version order.
-std::array<std::uint8_t, 8 + kNodeKeyBytes> stale_key_bytes(std::uint64_t stale_since, const NodeKey& key) noexcept {
-  std::array<std::uint8_t, 8 + kNodeKeyBytes> out;
-  base::store_be<std::uint64_t>(out.data(), stale_since);
-  const auto node = node_key_bytes(key);
-  std::copy(node.begin(), node.end(), out.begin() + 8);
+// The nodes a version made stale, as one record under that version: their
+// node keys concatenated. One put per version (not one per node) keeps the
+// batch, the memtable and pruning's scan small.
+base::Bytes stale_list_bytes(std::span<const NodeKey> keys) {
+  base::Bytes out;
+  out.reserve(keys.size() * kNodeKeyBytes);
+  for (const NodeKey& key : keys) {
+    const auto node = node_key_bytes(key);
+    out.insert(out.end(), node.begin(), node.end());
+  }
   return out;
 }
 
@@ -282,8 +286,8 @@ base::Result<std::uint64_t> ObjectStore::apply(std::span<const ObjectWrite> writ
   for (const auto& [key, node] : update.new_nodes) {
     batch.put(Column::nodes, node_key_bytes(key), codec::encode(node));
   }
-  for (const NodeKey& key : update.stale_nodes) {
-    batch.put(Column::stale, stale_key_bytes(version, key), {});
+  if (!update.stale_nodes.empty()) {
+    batch.put(Column::stale, version_key(version), stale_list_bytes(update.stale_nodes));
   }
   batch.put(Column::roots, version_key(version), codec::encode(update.root));
 
@@ -299,12 +303,22 @@ base::Result<std::uint64_t> ObjectStore::apply(std::span<const ObjectWrite> writ
     // Stale records at or below the previous oldest version went in earlier
     // prunes; starting there, not at 0, keeps the seek from stepping over
     // the tombstones of every prune before (a cost that grew with the chain).
+    base::Status malformed;
     auto status = impl_->kv->scan_range(Column::stale, version_key(impl_->oldest), version_key(oldest + 1),
-                                        [&](base::ByteView key, base::ByteView) {
+                                        [&](base::ByteView key, base::ByteView nodes) {
+                                          if (key.size() != 8 || nodes.size() % kNodeKeyBytes != 0) {
+                                            malformed = corrupt(
+                                                "a stale record is not a version (8 bytes) and a "
+                                                "list of 42-byte node keys");
+                                            return false;
+                                          }
                                           batch.erase(Column::stale, key);
-                                          batch.erase(Column::nodes, key.subspan(8));
+                                          for (std::size_t at = 0; at < nodes.size(); at += kNodeKeyBytes) {
+                                            batch.erase(Column::nodes, nodes.subspan(at, kNodeKeyBytes));
+                                          }
                                           return true;
                                         });
+    if (status && !malformed) status = std::move(malformed);
     if (!status) {
       impl_->failed = true;
       return base::fail(std::move(status).error());

@@ -9,6 +9,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -18,7 +19,7 @@ class WorkQueue {
  public:
   using Job = std::function<void()>;
 
-  WorkQueue(unsigned threads, std::size_t max_queued);
+  WorkQueue(unsigned threads, std::size_t max_queued, std::string thread_name);
   ~WorkQueue();  // stop()
   WorkQueue(const WorkQueue&) = delete;
   WorkQueue& operator=(const WorkQueue&) = delete;
