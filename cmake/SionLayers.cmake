@@ -39,10 +39,11 @@ function(sion_layer name)
   set_property(GLOBAL APPEND PROPERTY SION_LAYERS_DEFINED ${name})
 endfunction()
 
-# sion_layer_tests(<name> SOURCES ... [LIBS ...]): one GoogleTest binary per
-# layer, linking only that layer (and through it the layers below).
+# sion_layer_tests(<name> SOURCES ... [LIBS ...] [TIMEOUT <seconds>]): one
+# GoogleTest binary per layer, linking only that layer (and through it the
+# layers below); TIMEOUT bounds each of its tests under ctest.
 function(sion_layer_tests name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS" ${ARGN})
   if(NOT SION_BUILD_TESTS)
     return()
   endif()
@@ -50,11 +51,15 @@ function(sion_layer_tests name)
   target_link_libraries(sion_${name}_tests PRIVATE sion::${name} ${ARG_LIBS} GTest::gtest_main sion_warnings)
   target_compile_definitions(sion_${name}_tests PRIVATE
     SION_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  set(timeout)
+  if(ARG_TIMEOUT)
+    set(timeout TIMEOUT ${ARG_TIMEOUT})
+  endif()
   gtest_discover_tests(sion_${name}_tests
     TEST_PREFIX "${name}."
     DISCOVERY_MODE PRE_TEST
     DISCOVERY_TIMEOUT 60
-    PROPERTIES LABELS "unit;${name}")
+    PROPERTIES LABELS "unit;${name}" ${timeout})
 endfunction()
 
 # sion_fuzz_target(<name> SOURCE <file> LAYER <layer> [CORPUS_TOOL <file>]

@@ -30,6 +30,13 @@ Response ok(const Json& body, unsigned status = 200) { return Response::json(sta
 Response bad_request(std::string_view message) { return json_error(400, "bad_request", message); }
 Response not_found(std::string_view message) { return json_error(404, "not_found", message); }
 Response internal(const base::Error& error) { return json_error(500, "internal", error.to_string()); }
+// A failed look-up: what the client named is not there (a height the chain
+// or its retained state does not have, an entry or size beyond the log), or
+// this node failed to read what is (a storage error, never the client's).
+Response lookup_failure(const base::Error& error) {
+  const bool missing = error.code == base::Errc::not_found || error.code == base::Errc::invalid_argument;
+  return missing ? not_found(error.reason) : internal(error);
+}
 
 // A decimal u64 without sign, spaces or leading '+'.
 std::optional<std::uint64_t> parse_u64(std::string_view text) {
@@ -86,36 +93,57 @@ std::variant<std::uint64_t, Response> height_param(const Request& request, const
   return u64_param(request, "height");
 }
 
-// The body of POST /v1/transactions as codec bytes.
-std::variant<base::Bytes, Response> submitted_bytes(const Request& request) {
+// The media type of a Content-Type value: before any parameters, without
+// the white space RFC 9110 §8.3.1 allows around it ("application/json ;
+// charset=utf-8").
+std::string_view media_type(std::string_view value) {
+  value = value.substr(0, value.find(';'));
+  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+  while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+  return value;
+}
+
+// Why POST /v1/transactions refused a body before the node decoded it.
+struct Refusal {
+  unsigned status = 400;
+  std::string_view code;
+  std::string message;
+};
+
+// The body of POST /v1/transactions as codec bytes. For JSON, everything
+// about the document's shape (not JSON, not an object, a missing or unknown
+// field, a value that is not a string) is bad_json; a string that is not
+// lower-case hex of at least one byte is bad_hex (docs/api.md).
+std::variant<base::Bytes, Refusal> submitted_bytes(const Request& request) {
   const std::string* type = request.header("Content-Type");
-  const std::string media = type == nullptr ? std::string() : type->substr(0, type->find(';'));
+  const std::string_view media = type == nullptr ? std::string_view() : media_type(*type);
   if (http::iequals(media, "application/octet-stream")) {
     return base::Bytes(request.body.begin(), request.body.end());
   }
   if (http::iequals(media, "application/json")) {
     auto document = base::parse_json(request.body);
-    if (!document) return json_error(400, "bad_json", document.error().reason);
+    if (!document) return Refusal{400, "bad_json", document.error().reason};
     auto object = base::JsonView(*document).as_object();
-    if (!object) return json_error(400, "bad_json", object.error().reason);
-    auto hex = object->hex("transaction");
-    if (!hex) {
-      const bool bad_hex = object->has("transaction") && hex.error().reason.find("hex") != std::string::npos;
-      return json_error(400, bad_hex ? "bad_hex" : "bad_json", hex.error().reason);
+    if (!object) return Refusal{400, "bad_json", object.error().reason};
+    auto field = object->field("transaction");
+    if (!field) return Refusal{400, "bad_json", field.error().reason};
+    if (auto finished = object->finish(); !finished) return Refusal{400, "bad_json", finished.error().reason};
+    if (!field->value().is_string()) {
+      return Refusal{400, "bad_json",
+                     field->invalid("expected a string of hex digits, got " + field->describe()).error.reason};
     }
-    if (auto finished = object->finish(); !finished) return json_error(400, "bad_json", finished.error().reason);
+    auto hex = field->as_hex();
+    if (!hex) return Refusal{400, "bad_hex", hex.error().reason};
     return std::move(hex).value();
   }
-  return json_error(415, "unsupported_media_type",
-                    "send the transaction as application/octet-stream or as application/json "
-                    "{\"transaction\": \"<hex>\"}");
+  return Refusal{415, "unsupported_media_type",
+                 "send the transaction as application/octet-stream or as application/json "
+                 "{\"transaction\": \"<hex>\"}"};
 }
 
+// A decoded submission's answer: the mempool's verdict, or a local failure.
 Response submit_answer(const base::Result<SubmitOutcome>& outcome) {
-  if (!outcome) {
-    if (outcome.error().is_invalid_input()) return json_error(400, "bad_encoding", outcome.error().reason);
-    return internal(outcome.error());
-  }
+  if (!outcome) return internal(outcome.error());
   const policy::PolicyVerdict& verdict = outcome->verdict;
   if (!verdict.ok()) {
     const std::string_view code = policy::policy_code_name(verdict.code);
@@ -164,10 +192,18 @@ base::Status Api::register_routes() {
 
   SION_TRY_STATUS(server_.route("POST", "/v1/transactions", [this](Request request, http::Reply reply) {
     auto bytes = submitted_bytes(request);
-    if (auto* refused = std::get_if<Response>(&bytes)) return reply(std::move(*refused));
+    if (auto* refused = std::get_if<Refusal>(&bytes)) {
+      return reply(refuse_submission(refused->status, refused->code, refused->message));
+    }
     auto pending = std::make_shared<http::Reply>(std::move(reply));
     auto job = [this, pending, bytes = std::get<base::Bytes>(std::move(bytes))] {
-      (*pending)(submit_answer(node_.submit(bytes, now_ms())));
+      auto outcome = node_.submit(bytes, now_ms());
+      // Invalid input here is the decoder's refusal: the bytes are not a
+      // canonical transaction.
+      if (!outcome && outcome.error().is_invalid_input()) {
+        return (*pending)(refuse_submission(400, "bad_encoding", outcome.error().reason));
+      }
+      (*pending)(submit_answer(outcome));
     };
     if (!admission_.submit(std::move(job))) {
       busy_.fetch_add(1);
@@ -234,10 +270,7 @@ base::Status Api::register_routes() {
     auto height = height_param(request, node);
     if (auto* refused = std::get_if<Response>(&height)) return std::move(*refused);
     auto published = node.published(std::get<std::uint64_t>(height));
-    if (!published) {
-      return published.error().code == base::Errc::not_found ? not_found(published.error().reason)
-                                                             : internal(published.error());
-    }
+    if (!published) return lookup_failure(published.error());
     const exec::PublishedPulse& data = **published;
     return ok(Json{{"height", std::get<std::uint64_t>(height)},
                    {"data", Json{{"original_width", data.commitment.original_width},
@@ -255,10 +288,7 @@ base::Status Api::register_routes() {
         auto col = u64_param(request, "col");
         if (auto* refused = std::get_if<Response>(&col)) return std::move(*refused);
         auto published = node.published(std::get<std::uint64_t>(height));
-        if (!published) {
-          return published.error().code == base::Errc::not_found ? not_found(published.error().reason)
-                                                                 : internal(published.error());
-        }
+        if (!published) return lookup_failure(published.error());
         const exec::PublishedPulse& data = **published;
         const std::uint64_t width = 2 * std::uint64_t{data.commitment.original_width};
         const std::uint64_t r = std::get<std::uint64_t>(row);
@@ -297,9 +327,9 @@ base::Status Api::register_routes() {
     }
     // An older retained height: the proof says what the object was.
     auto root = node.chain().state_root_at(height);
-    if (!root) return not_found(root.error().reason);
+    if (!root) return lookup_failure(root.error());
     auto proof = node.chain().prove_at(object_id, height);
-    if (!proof) return not_found(proof.error().reason);
+    if (!proof) return lookup_failure(proof.error());
     out["state_root"] = base::to_hex(*root);
     // The object's bytes are not kept for older heights: the proof's leaf
     // carries its hash (docs/api.md).
@@ -385,7 +415,7 @@ base::Status Api::register_routes() {
     const std::uint64_t h = std::get<std::uint64_t>(height);
     const std::uint64_t n = std::get<std::optional<std::uint64_t>>(size).value_or(node.chain().log_head().size);
     auto proof = node.chain().header_proof(h, n);
-    if (!proof) return not_found(proof.error().reason);
+    if (!proof) return lookup_failure(proof.error());
     auto header = node.chain().header(h);
     if (!header) return internal(header.error());
     return ok(Json{{"height", h},
@@ -402,9 +432,12 @@ base::Status Api::register_routes() {
     const auto a = std::get<std::optional<std::uint64_t>>(from);
     const auto b = std::get<std::optional<std::uint64_t>>(to);
     if (!a || !b) return bad_request("from and to are required");
+    // No log of any size has a proof between these sizes (0 < from <= to,
+    // docs/commit-log.md): the query is malformed, not an entry missing.
+    if (*a == 0 || *a > *b) return bad_request(fmt::format("from: expected 1 to {} (to), got {}", *b, *a));
     auto lock = node.read_lock();
     auto proof = node.chain().log_consistency(*a, *b);
-    if (!proof) return not_found(proof.error().reason);
+    if (!proof) return lookup_failure(proof.error());
     return ok(Json{{"from", *a}, {"to", *b}, {"proof_hex", base::to_hex(codec::encode(*proof))}});
   }));
 
@@ -449,6 +482,21 @@ base::Status Api::register_routes() {
   return {};
 }
 
+http::Response Api::refuse_submission(unsigned status, std::string_view code, std::string_view message) {
+  for (std::size_t i = 0; i < kSubmissionErrorCodes.size(); ++i) {
+    if (kSubmissionErrorCodes[i] == code) submission_errors_[i].fetch_add(1, std::memory_order_relaxed);
+  }
+  return json_error(status, code, message);
+}
+
+std::vector<std::pair<std::string_view, std::uint64_t>> Api::submission_errors() const {
+  std::vector<std::pair<std::string_view, std::uint64_t>> out;
+  for (std::size_t i = 0; i < kSubmissionErrorCodes.size(); ++i) {
+    out.emplace_back(kSubmissionErrorCodes[i], submission_errors_[i].load(std::memory_order_relaxed));
+  }
+  return out;
+}
+
 http::Response Api::metrics() const {
   PrometheusText text;
   {
@@ -467,6 +515,11 @@ http::Response Api::metrics() const {
   }
   text.counter("sion_executed_transactions_total", "Transactions in Pulses this node committed since it started.",
                node_.executed_transactions());
+  text.family("sion_api_submission_errors_total", "counter",
+              "Submissions refused before the mempool saw them (docs/api.md), by error code.");
+  for (const auto& [code, count] : submission_errors()) {
+    text.sample("sion_api_submission_errors_total", count, {{"code", std::string(code)}});
+  }
   text.counter("sion_admission_busy_total", "Submissions answered 503 because the admission queue was full.",
                busy_.load());
   text.counter("sion_verify_cache_hits_total", "Signature checks the verify cache answered.",

@@ -13,7 +13,7 @@
 
 #include "sion/http/client.hpp"
 #include "sion/http/server.hpp"
-#include "test_support.hpp"
+#include "sion/http/testing/raw_socket.hpp"
 
 namespace sion::http {
 namespace {

@@ -12,7 +12,10 @@
 //
 // Properties: every answer is 2xx or 4xx, never 5xx (bad input is never the
 // node's failure, and nothing here fails locally); a 4xx is the JSON error
-// body with a code docs/api.md lists for its status; a 2xx of a JSON route
+// body with a code docs/api.md lists for its status, and a refused
+// submission's code is one its content type can give (octet-stream:
+// bad_encoding; JSON: bad_json, bad_hex or bad_encoding; any other: 415
+// unsupported_media_type); a 2xx of a JSON route
 // is what the wallet's parser for that route (sion/wallet/api_replies.hpp)
 // accepts as the answer to what was asked, and an event stream's events
 // are too; a stream whose client left leaves no subscription behind. The
@@ -164,6 +167,28 @@ int main(int argc, char** argv) {
   write(kSubmitJson, 0, "", "", "", "{\"transaction\":");
   write(kSubmitBytes, kTextPlain, "", "", "", fresh);
   write(kSubmitBytes, 0, "/x", "", "", fresh);
+  // Near misses of both content types: a byte flipped in the payload and in
+  // the signatures, a payload changed after signing, trailing bytes; JSON of
+  // the wrong type, a key twice, too deep, empty, upper-case and odd hex.
+  for (const std::size_t at : {std::size_t{0}, std::size_t{40}, fresh.size() / 2, fresh.size() - 5}) {
+    std::string flipped = fresh;
+    flipped[at] = static_cast<char>(flipped[at] ^ 0x5a);
+    write(kSubmitBytes, 0, "", "", "", flipped);
+    write(kSubmitJson, 0, "", "", "", "{\"transaction\":\"" + base::to_hex(base::as_bytes(flipped)) + "\"}");
+  }
+  exec::Transaction forged = p.fresh[1];
+  std::get<exec::Transfer>(forged.payload.body).outputs[0].amount += 1;  // no longer what Bob signed
+  write(kSubmitBytes, 0, "", "", "", text(codec::encode(forged)));
+  write(kSubmitBytes, 0, "", "", "", fresh + '\0');
+  write(kSubmitBytes, 0, "", "", "", "");
+  for (const std::string& body : {std::string("{\"transaction\":5}"), std::string("{\"transaction\":null}"),
+                                  std::string("{\"transaction\":[\"00\"]}"),
+                                  "{\"transaction\":\"" + fresh_hex + "\",\"transaction\":\"" + fresh_hex + "\"}",
+                                  std::string(40, '[') + std::string(40, ']'), std::string("{\"transaction\":\"\"}"),
+                                  std::string("{\"transaction\":\"ABCD\"}"), std::string("{\"transaction\":\"0g\"}"),
+                                  std::string("{}"), std::string("[]"), std::string("")}) {
+    write(kSubmitJson, 0, "", "", "", body);
+  }
   // GET /v1/transactions/{id}: executed, pooled (after the POST above),
   // unknown, upper case; POST on it.
   write(kTransaction, 0, tx0);
@@ -377,6 +402,21 @@ void must_read(const base::Result<T>& reply) {
 
 bool is_json(const http::Response& response) { return wallet::is_json_content_type(response.content_type); }
 
+// A refused POST /v1/transactions: the codes its content type can give
+// (docs/api.md), besides the mempool's (422) and the server's bad_request
+// for a malformed query.
+void check_submission_error(const char* content_type, const std::string& code, unsigned status) {
+  if (status == 422 || code == "bad_request") return;
+  const std::string_view type = content_type == nullptr ? "" : content_type;
+  if (type == "application/octet-stream") {
+    if (code != "bad_encoding") std::abort();
+  } else if (http::iequals(type.substr(0, 16), "application/json")) {
+    if (code != "bad_json" && code != "bad_hex" && code != "bad_encoding") std::abort();
+  } else if (status != 415) {
+    std::abort();
+  }
+}
+
 // A 4xx: the error body with a code docs/api.md gives that status.
 void check_error(const http::Response& response) {
   if (!is_json(response)) std::abort();
@@ -514,6 +554,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (c.node->events().subscribers() != subscribers) std::abort();
   if (response.status >= 400 && response.status < 500) {
     check_error(response);
+    if (request->method == "POST" && request->path == "/v1/transactions") {
+      check_submission_error(content_type,
+                             wallet::parse_api_error(response.status, response.content_type, response.body).code,
+                             response.status);
+    }
   } else if (response.status >= 200 && response.status < 300) {
     check_success(*request, response, height);
   } else {

@@ -4,9 +4,14 @@
 // Submissions are verified on the admission workers, never on the HTTP
 // threads.
 
+#include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "sion/base/result.hpp"
 #include "sion/http/server.hpp"
@@ -33,15 +38,24 @@ class Api {
   base::Status register_routes();
   // The API's own counters for /metrics.
   std::uint64_t admission_busy() const noexcept { return busy_.load(); }
+  // The codes of POST /v1/transactions refusals made before the mempool
+  // sees the transaction: the content type, the JSON, the hex, the codec.
+  static constexpr std::array<std::string_view, 4> kSubmissionErrorCodes = {"unsupported_media_type", "bad_json",
+                                                                            "bad_hex", "bad_encoding"};
+  // How many submissions were refused with each of them, in that order.
+  std::vector<std::pair<std::string_view, std::uint64_t>> submission_errors() const;
 
  private:
   http::Response metrics() const;
+  // The error answer to a submission refused with one of kSubmissionErrorCodes, counted.
+  http::Response refuse_submission(unsigned status, std::string_view code, std::string_view message);
 
   Node& node_;
   http::Server& server_;
   ApiOptions options_;
   WorkQueue admission_;
   std::atomic<std::uint64_t> busy_{0};
+  std::array<std::atomic<std::uint64_t>, kSubmissionErrorCodes.size()> submission_errors_{};
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
 

@@ -1,6 +1,8 @@
 #pragma once
-// Raw sockets for the server tests: bytes exactly as a (mis)behaving client
-// sends them, and everything the server answers until it closes.
+// Raw sockets for tests of servers built on this layer (its own and the
+// node's API): bytes exactly as a (mis)behaving client sends them, and what
+// the server answers, until it closes or one response at a time on a
+// kept-alive connection. Header only, for tests.
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -9,12 +11,17 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
+
+#include "sion/http/message.hpp"
 
 namespace sion::http::testing {
 
@@ -87,6 +94,71 @@ inline std::string read_until(int fd, std::string_view needle) {
 inline unsigned status_of(std::string_view bytes) {
   if (bytes.size() < 12 || bytes.substr(0, 5) != "HTTP/") return 0;
   return static_cast<unsigned>(std::stoul(std::string(bytes.substr(9, 3))));
+}
+
+// One response read off a connection.
+struct RawResponse {
+  unsigned status = 0;
+  std::string head;  // status line and fields, up to the blank line
+  std::string body;
+
+  // The value of the first field called `name` (case-insensitive), without
+  // surrounding white space; nullopt when there is none.
+  std::optional<std::string> field(std::string_view name) const {
+    std::string_view rest(head);
+    rest.remove_prefix(std::min(rest.size(), rest.find("\r\n")));
+    while (rest.size() > 2) {
+      rest.remove_prefix(2);
+      const std::string_view line = rest.substr(0, rest.find("\r\n"));
+      rest.remove_prefix(line.size());
+      const std::size_t colon = line.find(':');
+      if (colon == std::string_view::npos || !iequals(line.substr(0, colon), name)) continue;
+      std::string_view value = line.substr(colon + 1);
+      while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+      while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+      return std::string(value);
+    }
+    return std::nullopt;
+  }
+  // Whether the server closes the connection after this response.
+  bool closes() const {
+    const auto connection = field("Connection");
+    return connection && iequals(*connection, "close");
+  }
+};
+
+// Reads one response with a Content-Length body (what a server answers a
+// request on a kept-alive connection); `pending` carries bytes read past it
+// into the next call. nullopt when the connection closed, the read timed out
+// or the header is malformed before a whole response came.
+inline std::optional<RawResponse> read_response(int fd, std::string& pending) {
+  const auto fill = [&] {
+    char chunk[16384];
+    const ssize_t n = ::recv(fd, chunk, sizeof chunk, 0);
+    if (n <= 0) return false;
+    pending.append(chunk, static_cast<std::size_t>(n));
+    return true;
+  };
+  std::size_t end = 0;
+  while ((end = pending.find("\r\n\r\n")) == std::string::npos) {
+    if (!fill()) return std::nullopt;
+  }
+  RawResponse response;
+  response.head = pending.substr(0, end);
+  response.status = status_of(response.head);
+  std::size_t length = 0;
+  if (const auto declared = response.field("Content-Length")) {
+    const char* last = declared->data() + declared->size();
+    if (std::from_chars(declared->data(), last, length).ptr != last) return std::nullopt;
+  }
+  if (response.status == 0) return std::nullopt;
+  const std::size_t total = end + 4 + length;
+  while (pending.size() < total) {
+    if (!fill()) return std::nullopt;
+  }
+  response.body = pending.substr(end + 4, length);
+  pending.erase(0, total);
+  return response;
 }
 
 // Polls `done` every few milliseconds until it holds or `limit` passes.
