@@ -639,12 +639,15 @@ base::Status Server::Core::start() {
     return base::fail(base::Errc::io_error, "cannot open a socket for " + where + ": " + ec.message());
   }
   acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  // The close gets its own error code: reusing `ec` would replace the
+  // reason ("Address already in use") with the close's "Success".
+  error_code ignored;
   if (acceptor.bind(endpoint, ec); ec) {
-    acceptor.close(ec);
+    acceptor.close(ignored);
     return base::fail(base::Errc::io_error, "cannot bind " + where + ": " + ec.message());
   }
   if (acceptor.listen(asio::socket_base::max_listen_connections, ec); ec) {
-    acceptor.close(ec);
+    acceptor.close(ignored);
     return base::fail(base::Errc::io_error, "cannot listen on " + where + ": " + ec.message());
   }
   port = acceptor.local_endpoint(ec).port();
