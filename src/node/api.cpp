@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <map>
+#include <optional>
 #include <thread>
 #include <utility>
 
@@ -11,6 +13,7 @@
 #include "sion/codec/codec.hpp"
 #include "sion/da/sampling.hpp"
 #include "sion/node/json_views.hpp"
+#include "sion/node/submission_body.hpp"
 #include "sion/node/prometheus.hpp"
 
 namespace sion::node {
@@ -93,66 +96,51 @@ std::variant<std::uint64_t, Response> height_param(const Request& request, const
   return u64_param(request, "height");
 }
 
-// The media type of a Content-Type value: before any parameters, without
-// the white space RFC 9110 §8.3.1 allows around it ("application/json ;
-// charset=utf-8").
-std::string_view media_type(std::string_view value) {
-  value = value.substr(0, value.find(';'));
-  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
-  while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
-  return value;
-}
-
-// Why POST /v1/transactions refused a body before the node decoded it.
-struct Refusal {
-  unsigned status = 400;
-  std::string_view code;
+// A submission's answer before it is a response: admitted (no code) with
+// its pool status, or refused with the status the single route answers.
+struct Answer {
+  unsigned status = 202;
+  std::string code;  // empty: admitted
   std::string message;
+  exec::Id tx_id{};  // admitted, or refused by the mempool after the id was computed
+  policy::PoolStatus pool_status = policy::PoolStatus::pending;
 };
 
-// The body of POST /v1/transactions as codec bytes. For JSON, everything
-// about the document's shape (not JSON, not an object, a missing or unknown
-// field, a value that is not a string) is bad_json; a string that is not
-// lower-case hex of at least one byte is bad_hex (docs/api.md).
-std::variant<base::Bytes, Refusal> submitted_bytes(const Request& request) {
-  const std::string* type = request.header("Content-Type");
-  const std::string_view media = type == nullptr ? std::string_view() : media_type(*type);
-  if (http::iequals(media, "application/octet-stream")) {
-    return base::Bytes(request.body.begin(), request.body.end());
+// The answer to Node::submit's outcome: the mempool's verdict, the decoder's
+// refusal (invalid input: the bytes are not a canonical transaction), or a
+// local failure.
+Answer answer_of(const base::Result<SubmitOutcome>& outcome) {
+  if (!outcome) {
+    if (outcome.error().is_invalid_input()) return {400, "bad_encoding", outcome.error().reason};
+    return {500, "internal", outcome.error().to_string()};
   }
-  if (http::iequals(media, "application/json")) {
-    auto document = base::parse_json(request.body);
-    if (!document) return Refusal{400, "bad_json", document.error().reason};
-    auto object = base::JsonView(*document).as_object();
-    if (!object) return Refusal{400, "bad_json", object.error().reason};
-    auto field = object->field("transaction");
-    if (!field) return Refusal{400, "bad_json", field.error().reason};
-    if (auto finished = object->finish(); !finished) return Refusal{400, "bad_json", finished.error().reason};
-    if (!field->value().is_string()) {
-      return Refusal{400, "bad_json",
-                     field->invalid("expected a string of hex digits, got " + field->describe()).error.reason};
-    }
-    auto hex = field->as_hex();
-    if (!hex) return Refusal{400, "bad_hex", hex.error().reason};
-    return std::move(hex).value();
-  }
-  return Refusal{415, "unsupported_media_type",
-                 "send the transaction as application/octet-stream or as application/json "
-                 "{\"transaction\": \"<hex>\"}"};
-}
-
-// A decoded submission's answer: the mempool's verdict, or a local failure.
-Response submit_answer(const base::Result<SubmitOutcome>& outcome) {
-  if (!outcome) return internal(outcome.error());
   const policy::PolicyVerdict& verdict = outcome->verdict;
   if (!verdict.ok()) {
-    const std::string_view code = policy::policy_code_name(verdict.code);
     const unsigned status = verdict.code == policy::PolicyCode::pool_full ? 503 : 422;
-    return json_error(status, code, verdict.reason);
+    return {status, std::string(policy::policy_code_name(verdict.code)), verdict.reason, outcome->tx_id};
   }
-  return ok(
-      Json{{"tx_id", base::to_hex(outcome->tx_id)}, {"status", std::string(policy::pool_status_name(outcome->status))}},
-      202);
+  return {202, {}, {}, outcome->tx_id, outcome->status};
+}
+
+// An admitted transaction's body: {"tx_id", "status"}.
+Json admitted_json(const Answer& answer) {
+  return Json{{"tx_id", base::to_hex(answer.tx_id)},
+              {"status", std::string(policy::pool_status_name(answer.pool_status))}};
+}
+
+Response response_of(const Answer& answer) {
+  if (!answer.code.empty()) return json_error(answer.status, answer.code, answer.message);
+  return ok(admitted_json(answer), 202);
+}
+
+// One result of a batch (docs/api.md): the single route's body for an
+// admitted transaction, its error object otherwise, with the id when known.
+Json batch_result(const Answer& answer, bool id_known) {
+  if (answer.code.empty()) return admitted_json(answer);
+  Json out = Json::object();
+  if (id_known) out["tx_id"] = base::to_hex(answer.tx_id);
+  out["error"] = Json{{"code", answer.code}, {"message", answer.message}};
+  return out;
 }
 
 void export_server_stats(PrometheusText& text, const http::ServerStats& stats) {
@@ -181,9 +169,9 @@ Api::Api(Node& node, http::Server& server, ApiOptions options)
     : node_(node),
       server_(server),
       options_(options),
-      admission_(options.admission_threads != 0 ? options.admission_threads
-                                                : std::max(1u, std::thread::hardware_concurrency()),
-                 options.admission_queue, "sion-admit") {}
+      admission_workers_(options.admission_threads != 0 ? options.admission_threads
+                                                         : std::max(1u, std::thread::hardware_concurrency())),
+      admission_(admission_workers_, options.admission_queue, "sion-admit") {}
 
 Api::~Api() { admission_.stop(); }
 
@@ -191,24 +179,28 @@ base::Status Api::register_routes() {
   Node& node = node_;
 
   SION_TRY_STATUS(server_.route("POST", "/v1/transactions", [this](Request request, http::Reply reply) {
-    auto bytes = submitted_bytes(request);
-    if (auto* refused = std::get_if<Refusal>(&bytes)) {
+    auto bytes = submitted_bytes(request.header("Content-Type"), request.body);
+    if (auto* refused = std::get_if<BodyRefusal>(&bytes)) {
       return reply(refuse_submission(refused->status, refused->code, refused->message));
     }
     auto pending = std::make_shared<http::Reply>(std::move(reply));
     auto job = [this, pending, bytes = std::get<base::Bytes>(std::move(bytes))] {
-      auto outcome = node_.submit(bytes, now_ms());
-      // Invalid input here is the decoder's refusal: the bytes are not a
-      // canonical transaction.
-      if (!outcome && outcome.error().is_invalid_input()) {
-        return (*pending)(refuse_submission(400, "bad_encoding", outcome.error().reason));
-      }
-      (*pending)(submit_answer(outcome));
+      const Answer answer = answer_of(node_.submit(bytes, now_ms()));
+      count_refusal(answer.code);
+      (*pending)(response_of(answer));
     };
     if (!admission_.submit(std::move(job))) {
       busy_.fetch_add(1);
       (*pending)(json_error(503, "busy", "the admission queue is full; retry shortly"));
     }
+  }));
+
+  SION_TRY_STATUS(server_.route("POST", "/v1/transactions/batch", [this](Request request, http::Reply reply) {
+    auto elements = submitted_batch(request.header("Content-Type"), request.body);
+    if (auto* refused = std::get_if<BodyRefusal>(&elements)) {
+      return reply(refuse_submission(refused->status, refused->code, refused->message));
+    }
+    submit_batch(std::get<std::vector<BatchElement>>(std::move(elements)), std::move(reply));
   }));
 
   SION_TRY_STATUS(server_.route("GET", "/v1/transactions/{id}", [&node](const Request& request) -> Response {
@@ -482,11 +474,101 @@ base::Status Api::register_routes() {
   return {};
 }
 
-http::Response Api::refuse_submission(unsigned status, std::string_view code, std::string_view message) {
+void Api::count_refusal(std::string_view code) {
   for (std::size_t i = 0; i < kSubmissionErrorCodes.size(); ++i) {
     if (kSubmissionErrorCodes[i] == code) submission_errors_[i].fetch_add(1, std::memory_order_relaxed);
   }
+}
+
+http::Response Api::refuse_submission(unsigned status, std::string_view code, std::string_view message) {
+  count_refusal(code);
   return json_error(status, code, message);
+}
+
+// A batch in flight: its items' answers, filled by the admission jobs, and
+// the reply the last job to finish sends.
+struct Api::Batch {
+  struct Item {
+    std::optional<exec::Transaction> tx;  // decoded, not yet submitted
+    bool id_known = false;
+    Answer answer;
+  };
+  std::vector<Item> items;
+  std::atomic<std::size_t> chunks_left{0};
+  http::Reply reply;
+
+  explicit Batch(http::Reply r) : reply(std::move(r)) {}
+  // Called once per chunk; the last one answers.
+  void chunk_done() {
+    if (chunks_left.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+    Json results = Json::array();
+    for (const Item& item : items) results.push_back(batch_result(item.answer, item.id_known));
+    const Json body{{"results", std::move(results)}};
+    // Messages may quote request bytes; invalid UTF-8 is replaced, as in json_error.
+    reply(Response::json(200, body.dump(-1, ' ', false, Json::error_handler_t::replace)));
+  }
+};
+
+void Api::submit_batch(std::vector<BatchElement> elements, http::Reply reply) {
+  auto batch = std::make_shared<Batch>(std::move(reply));
+  batch->items.resize(elements.size());
+  // Decoding is a copy, not a signature check: it happens here so that the
+  // items can be grouped by sender. A sender's items stay in one chunk, in
+  // request order, so a later nonce that spends the change of an earlier one
+  // finds it pooled (docs/mempool.md); distinct senders spread over the
+  // workers in contiguous runs.
+  std::vector<std::size_t> decoded;
+  for (std::size_t i = 0; i < elements.size(); ++i) {
+    Batch::Item& item = batch->items[i];
+    if (!elements[i].bad_hex.empty()) {
+      item.answer = {400, "bad_hex", std::move(elements[i].bad_hex)};
+    } else if (auto tx = codec::decode<exec::Transaction>(elements[i].bytes); !tx) {
+      item.answer = {400, "bad_encoding", tx.error().reason};
+    } else {
+      item.answer.tx_id = exec::tx_id(tx->payload);
+      item.id_known = true;
+      item.tx = std::move(tx).value();
+      decoded.push_back(i);
+    }
+    count_refusal(item.answer.code);
+  }
+  const std::size_t chunk_count = std::min<std::size_t>(admission_workers_, decoded.size());
+  std::vector<std::vector<std::size_t>> chunks(chunk_count);
+  if (chunk_count != 0) {
+    const std::size_t target = (decoded.size() + chunk_count - 1) / chunk_count;
+    std::map<exec::Id, std::size_t, commit::HashOrder> chunk_of_sender;
+    std::size_t filling = 0;
+    for (const std::size_t i : decoded) {
+      const exec::Id& sender = batch->items[i].tx->payload.sender;
+      auto [slot, fresh] = chunk_of_sender.try_emplace(sender, filling);
+      if (fresh && chunks[filling].size() >= target && filling + 1 < chunk_count) slot->second = ++filling;
+      chunks[slot->second].push_back(i);
+    }
+  }
+  std::erase_if(chunks, [](const std::vector<std::size_t>& chunk) { return chunk.empty(); });
+  batch->chunks_left.store(chunks.size() + 1);  // one more for this thread, released below
+  for (std::vector<std::size_t>& chunk : chunks) {
+    auto job = [this, batch, chunk] {
+      for (const std::size_t i : chunk) {
+        Batch::Item& item = batch->items[i];
+        const exec::Id tx_id = item.answer.tx_id;
+        item.answer = answer_of(node_.submit(std::move(*item.tx), now_ms()));
+        item.answer.tx_id = tx_id;  // known from the decoding, whatever the mempool refused first
+        item.tx.reset();
+        count_refusal(item.answer.code);
+      }
+      batch->chunk_done();
+    };
+    if (!admission_.submit(std::move(job))) {
+      for (const std::size_t i : chunk) {
+        batch->items[i].answer = {503, "busy", "the admission queue is full; retry shortly", batch->items[i].answer.tx_id};
+        batch->items[i].tx.reset();
+        busy_.fetch_add(1);
+      }
+      batch->chunk_done();
+    }
+  }
+  batch->chunk_done();
 }
 
 std::vector<std::pair<std::string_view, std::uint64_t>> Api::submission_errors() const {

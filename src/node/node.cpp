@@ -76,6 +76,10 @@ base::Result<std::unique_ptr<Node>> Node::open(NodeOptions options) {
 
 base::Result<SubmitOutcome> Node::submit(base::ByteView encoded, std::uint64_t now_ms) {
   SION_TRY(exec::Transaction tx, codec::decode<exec::Transaction>(encoded));
+  return submit(std::move(tx), now_ms);
+}
+
+base::Result<SubmitOutcome> Node::submit(exec::Transaction tx, std::uint64_t now_ms) {
   SubmitOutcome out;
   policy::TxFacts facts;
   {

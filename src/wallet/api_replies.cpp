@@ -139,6 +139,20 @@ base::Result<TxState> read_tx_state(JsonObject& top, const exec::Id& id) {
   return out;
 }
 
+// An admitted submission: {"tx_id", "status": "pending" | "held"} (the
+// caller finishes the object).
+base::Result<Submission> read_admission(JsonObject& top) {
+  Submission out;
+  SION_TRY(out.tx_id, hash_field(top, "tx_id"));
+  SION_TRY(auto status_view, top.field("status"));
+  SION_TRY(const auto status, status_view.as_string());
+  if (status != "pending" && status != "held") {
+    return status_view.invalid("expected \"pending\" or \"held\", got " + status_view.describe());
+  }
+  out.held = status == "held";
+  return out;
+}
+
 }  // namespace
 
 std::string ApiError::to_string() const {
@@ -178,17 +192,42 @@ ApiError parse_api_error(unsigned status, std::string_view content_type, std::st
 
 base::Result<Submission> parse_submission_reply(std::string_view body) {
   return read_object<Submission>(body, [](JsonObject& top, const JsonView&) -> base::Result<Submission> {
-    Submission out;
-    SION_TRY(out.tx_id, hash_field(top, "tx_id"));
-    SION_TRY(auto status_view, top.field("status"));
-    SION_TRY(const auto status, status_view.as_string());
-    if (status != "pending" && status != "held") {
-      return status_view.invalid("expected \"pending\" or \"held\", got " + status_view.describe());
-    }
-    out.held = status == "held";
+    SION_TRY(Submission out, read_admission(top));
     SION_TRY_STATUS(top.finish());
     return out;
   });
+}
+
+base::Result<std::vector<Submission>> parse_batch_submission_reply(std::string_view body, std::size_t count) {
+  return read_object<std::vector<Submission>>(
+      body, [count](JsonObject& top, const JsonView&) -> base::Result<std::vector<Submission>> {
+        SION_TRY(auto results, top.array("results"));
+        SION_TRY_STATUS(top.finish());
+        if (results.size() != count) {
+          return base::fail(Errc::invalid_value, results.path() + ": " + std::to_string(results.size()) +
+                                                     " results for " + std::to_string(count) + " transactions");
+        }
+        std::vector<Submission> out(count);
+        for (std::size_t i = 0; i < count; ++i) {
+          SION_TRY(auto item, results[i].as_object());
+          Submission& submission = out[i];
+          if (item.has("error")) {
+            SION_TRY(const auto id, nullable_hash(item, "tx_id"));
+            submission.tx_id = id.value_or(exec::Id{});
+            SION_TRY(auto error, item.object("error"));
+            ApiError refusal{200, {}, {}};
+            SION_TRY(refusal.code, error.string("code"));
+            SION_TRY(refusal.message, error.string("message"));
+            SION_TRY_STATUS(error.finish());
+            if (refusal.code.empty()) return base::fail(Errc::invalid_value, error.path() + ".code: empty");
+            submission.refusal = std::move(refusal);
+          } else {
+            SION_TRY(submission, read_admission(item));
+          }
+          SION_TRY_STATUS(item.finish());
+        }
+        return out;
+      });
 }
 
 base::Result<TxState> parse_tx_state_reply(std::string_view body, const exec::Id& id) {

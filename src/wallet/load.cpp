@@ -8,6 +8,8 @@
 #include <thread>
 #include <utility>
 
+#include "sion/wallet/tx_batch.hpp"
+
 namespace sion::wallet {
 namespace {
 
@@ -207,6 +209,11 @@ base::Result<LoadReport> run_load(const LoadPlan& plan, std::span<const HttpCall
   if (submitters.empty() || options.rate == 0 || options.poll_interval_ms == 0) {
     return base::fail(Errc::invalid_argument, "a load run needs a submitter, a rate and a poll interval");
   }
+  if (options.batch == 0 || options.batch > kMaxBatchTransactions) {
+    return base::fail(Errc::invalid_argument, "a load run's batch size is 1 to " +
+                                                  std::to_string(kMaxBatchTransactions) + ", not " +
+                                                  std::to_string(options.batch));
+  }
   const std::uint64_t budget = options.rate * options.duration_ms / 1000;
   RunState state(plan, std::min<std::uint64_t>(plan.txs.size(), budget));
   const std::uint64_t to_send = state.records.size();
@@ -220,15 +227,36 @@ base::Result<LoadReport> run_load(const LoadPlan& plan, std::span<const HttpCall
   const std::int64_t start = clock.now_us();
   std::atomic<std::uint64_t> next{0};
   std::atomic<std::size_t> finished{0};
+  const std::uint64_t batch = options.batch;
   const auto submit_loop = [&](const HttpCall& call) {
     NodeApi api(call);
+    std::vector<base::ByteView> encodings;
+    std::vector<exec::Id> ids;
     for (;;) {
-      const std::uint64_t i = next.fetch_add(1);
-      if (i >= to_send) break;
-      clock.sleep_until_us(due_us(start, i, options.rate));
+      const std::uint64_t first = next.fetch_add(batch);
+      if (first >= to_send) break;
+      const std::uint64_t end = std::min(to_send, first + batch);
+      // No transaction leaves before it is due: a batch waits for its last.
+      clock.sleep_until_us(due_us(start, end - 1, options.rate));
       const std::int64_t sent_at = clock.now_us();
-      auto result = api.submit_encoded(plan.txs[i].encoding, plan.txs[i].id);
-      state.submitted(i, sent_at, clock.now_us(), result);
+      if (batch == 1) {
+        auto result = api.submit_encoded(plan.txs[first].encoding, plan.txs[first].id);
+        state.submitted(first, sent_at, clock.now_us(), result);
+        continue;
+      }
+      encodings.clear();
+      ids.clear();
+      for (std::uint64_t i = first; i < end; ++i) {
+        encodings.emplace_back(plan.txs[i].encoding);
+        ids.push_back(plan.txs[i].id);
+      }
+      const auto results = api.submit_batch(encodings, ids);
+      const std::int64_t reply_at = clock.now_us();
+      for (std::uint64_t i = first; i < end; ++i) {
+        state.submitted(i, sent_at, reply_at,
+                        results ? base::Result<Submission>((*results)[i - first])
+                                : base::Result<Submission>(base::fail(results.error())));
+      }
     }
     finished.fetch_add(1);
     clock.leave();

@@ -6,6 +6,7 @@
 
 #include "sion/base/json.hpp"
 #include "sion/codec/codec.hpp"
+#include "sion/wallet/tx_batch.hpp"
 
 namespace sion::wallet {
 namespace {
@@ -82,6 +83,39 @@ base::Result<Submission> NodeApi::submit_encoded(base::ByteView encoding, const 
   if (expected_id && out.tx_id != *expected_id) {
     return mismatch(route, "the node admitted tx id " + base::to_hex(out.tx_id) + ", but the transaction's is " +
                                base::to_hex(*expected_id));
+  }
+  return out;
+}
+
+base::Result<std::vector<Submission>> NodeApi::submit_batch(std::span<const base::ByteView> encodings,
+                                                            std::span<const exec::Id> expected_ids) {
+  const std::string path = "/v1/transactions/batch";
+  const std::string route = route_of("POST", path);
+  if (!call_) return base::fail(Errc::internal, route + ": no transport");
+  if (encodings.empty() || encodings.size() > kMaxBatchTransactions ||
+      (!expected_ids.empty() && expected_ids.size() != encodings.size())) {
+    return base::fail(Errc::invalid_argument, route + ": " + std::to_string(encodings.size()) +
+                                                  " transactions (1 to " + std::to_string(kMaxBatchTransactions) +
+                                                  ") with " + std::to_string(expected_ids.size()) + " expected ids");
+  }
+  const base::Bytes encoded = encode_tx_batch(encodings);
+  const std::string_view body(reinterpret_cast<const char*>(encoded.data()), encoded.size());
+  SION_TRY_CONTEXT(const HttpReply reply, route, call_("POST", path, body, "application/octet-stream"));
+  if (reply.status >= 400) {
+    Submission refused;
+    refused.refusal = parse_error(reply);
+    return std::vector<Submission>(encodings.size(), refused);
+  }
+  if (reply.status != 200) return mismatch(route, "unexpected status " + std::to_string(reply.status));
+  if (!is_json_content_type(reply.content_type)) return mismatch(route, "expected application/json");
+  SION_TRY(std::vector<Submission> out, in_route(route, parse_batch_submission_reply(reply.body, encodings.size())));
+  for (std::size_t i = 0; i < expected_ids.size(); ++i) {
+    // A refused item may name no id (it did not decode).
+    if (out[i].refusal && out[i].tx_id == exec::Id{}) continue;
+    if (out[i].tx_id != expected_ids[i]) {
+      return mismatch(route, "result " + std::to_string(i) + " names tx id " + base::to_hex(out[i].tx_id) +
+                                 ", but the transaction's is " + base::to_hex(expected_ids[i]));
+    }
   }
   return out;
 }

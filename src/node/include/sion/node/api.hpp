@@ -16,6 +16,7 @@
 #include "sion/base/result.hpp"
 #include "sion/http/server.hpp"
 #include "sion/node/node.hpp"
+#include "sion/node/submission_body.hpp"
 #include "sion/node/work_queue.hpp"
 
 namespace sion::node {
@@ -38,8 +39,9 @@ class Api {
   base::Status register_routes();
   // The API's own counters for /metrics.
   std::uint64_t admission_busy() const noexcept { return busy_.load(); }
-  // The codes of POST /v1/transactions refusals made before the mempool
-  // sees the transaction: the content type, the JSON, the hex, the codec.
+  // The codes of POST /v1/transactions (and batch item) refusals made
+  // before the mempool sees the transaction: the content type, the JSON,
+  // the hex, the codec.
   static constexpr std::array<std::string_view, 4> kSubmissionErrorCodes = {"unsupported_media_type", "bad_json",
                                                                             "bad_hex", "bad_encoding"};
   // How many submissions were refused with each of them, in that order.
@@ -49,10 +51,18 @@ class Api {
   http::Response metrics() const;
   // The error answer to a submission refused with one of kSubmissionErrorCodes, counted.
   http::Response refuse_submission(unsigned status, std::string_view code, std::string_view message);
+  // Counts a refusal when `code` is one of kSubmissionErrorCodes.
+  void count_refusal(std::string_view code);
+  // POST /v1/transactions/batch once its body is read: decodes the elements
+  // and submits them in chunks on the admission workers; the last chunk to
+  // finish answers.
+  struct Batch;
+  void submit_batch(std::vector<BatchElement> elements, http::Reply reply);
 
   Node& node_;
   http::Server& server_;
   ApiOptions options_;
+  unsigned admission_workers_;
   WorkQueue admission_;
   std::atomic<std::uint64_t> busy_{0};
   std::array<std::atomic<std::uint64_t>, kSubmissionErrorCodes.size()> submission_errors_{};

@@ -84,6 +84,8 @@ class Node {
   // Decodes, checks, verifies the signature bundle (through the verify
   // cache, on the calling thread) and pools a transaction.
   base::Result<SubmitOutcome> submit(base::ByteView encoded, std::uint64_t now_ms);
+  // The same for a transaction already decoded (a batch's element).
+  base::Result<SubmitOutcome> submit(exec::Transaction tx, std::uint64_t now_ms);
 
   // ---- The pipeline ----
   // Proposes a Pulse from the mempool at `now_ms` and applies it. nullopt

@@ -176,6 +176,11 @@ ApiError parse_api_error(unsigned status, std::string_view content_type, std::st
 
 // POST /v1/transactions, 202: {"tx_id", "status": "pending" | "held"}.
 base::Result<Submission> parse_submission_reply(std::string_view body);
+// POST /v1/transactions/batch, 200: {"results": [...]} with exactly `count`
+// items in request order, each {"tx_id", "status": "pending" | "held"} or
+// {"tx_id"? , "error": {"code", "message"}}. A refused item's ApiError has
+// the reply's status (200): the batch answers each item in its body.
+base::Result<std::vector<Submission>> parse_batch_submission_reply(std::string_view body, std::size_t count);
 // GET /v1/transactions/{id}: a receipt must name `id`; an executed
 // transaction needs height, index, pulse_hash and receipt.
 base::Result<TxState> parse_tx_state_reply(std::string_view body, const exec::Id& id);

@@ -5,7 +5,11 @@
 // Pacing: transaction i (in plan order) is due at start + i / rate; several
 // submitters, each with its own HttpCall, take the next transaction in
 // turn, wait until it is due and submit it, recording the submit time (when
-// the request was sent) per tx id. The run's own thread polls an
+// the request was sent) per tx id. With a batch size N > 1 a submitter
+// takes the next N transactions instead, waits until the last of them is due
+// and sends them in one POST /v1/transactions/batch; each records the time
+// the batch was sent and is counted from its own result, as a single
+// submission's would be. The run's own thread polls an
 // ExecutionObserver (events or tx status queries) every poll interval for
 // admitted transactions that have executed, records their execution time
 // and reports progress. After the sending window it waits up to drain_ms for
@@ -101,6 +105,7 @@ struct LoadOptions {
   std::uint64_t duration_ms = 10'000;    // the sending window: rate * duration_ms / 1000 transactions at most
   std::uint64_t drain_ms = 30'000;       // after it, how long to wait for executions
   std::uint64_t poll_interval_ms = 200;  // observer polls and progress reports
+  std::uint64_t batch = 1;               // transactions per request: 1 (POST /v1/transactions) ..= kMaxBatchTransactions
 };
 
 struct LoadProgress {
@@ -153,8 +158,8 @@ std::uint64_t nearest_rank(std::span<const std::uint64_t> sorted, unsigned p) no
 LatencyStats latency_stats(std::vector<std::uint64_t> latencies_us);
 
 // Sends `plan` through `submitters` (at least one; one thread each) as
-// `options` paces it. invalid_argument for no submitters, a rate of 0 or a
-// poll interval of 0; every other problem (a refusal, a transport error, a
+// `options` paces it. invalid_argument for no submitters, a rate of 0, a
+// poll interval of 0 or a batch size outside 1 ..= kMaxBatchTransactions; every other problem (a refusal, a transport error, a
 // failed poll) is counted in the report, and the run goes on.
 base::Result<LoadReport> run_load(const LoadPlan& plan, std::span<const HttpCall> submitters,
                                   ExecutionObserver& observer, LoadClock& clock, const LoadOptions& options,

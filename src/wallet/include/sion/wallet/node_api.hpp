@@ -14,6 +14,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "sion/base/bytes.hpp"
 #include "sion/base/result.hpp"
@@ -33,6 +35,15 @@ class NodeApi {
   // `expected_id` when given.
   base::Result<Submission> submit_encoded(base::ByteView encoding,
                                           const std::optional<exec::Id>& expected_id = std::nullopt);
+
+  // POST /v1/transactions/batch with the encodings as one octet-stream body
+  // (sion/wallet/tx_batch.hpp; 1 ..= kMaxBatchTransactions of them, else
+  // invalid_argument): one Submission per encoding, in order. A refusal of
+  // the whole request (a 4xx or 5xx status: busy, too large, ...) is every
+  // item's refusal. When `expected_ids` is given (one per encoding), each
+  // tx_id the node names must equal its own.
+  base::Result<std::vector<Submission>> submit_batch(std::span<const base::ByteView> encodings,
+                                                     std::span<const exec::Id> expected_ids = {});
 
   base::Result<TxState> tx_status(const exec::Id& id);
   base::Result<NodeStatus> status();
