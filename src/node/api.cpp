@@ -535,13 +535,24 @@ void Api::submit_batch(std::vector<BatchElement> elements, http::Reply reply) {
   const std::size_t chunk_count = std::min<std::size_t>(admission_workers_, decoded.size());
   std::vector<std::vector<std::size_t>> chunks(chunk_count);
   if (chunk_count != 0) {
+    // Senders in order of first appearance, each with all its items, fill
+    // one chunk up to an even share before the next is started.
     const std::size_t target = (decoded.size() + chunk_count - 1) / chunk_count;
+    std::map<exec::Id, std::size_t, commit::HashOrder> items_of_sender;
+    for (const std::size_t i : decoded) ++items_of_sender[batch->items[i].tx->payload.sender];
     std::map<exec::Id, std::size_t, commit::HashOrder> chunk_of_sender;
     std::size_t filling = 0;
+    std::size_t filled = 0;
     for (const std::size_t i : decoded) {
       const exec::Id& sender = batch->items[i].tx->payload.sender;
-      auto [slot, fresh] = chunk_of_sender.try_emplace(sender, filling);
-      if (fresh && chunks[filling].size() >= target && filling + 1 < chunk_count) slot->second = ++filling;
+      const auto [slot, fresh] = chunk_of_sender.try_emplace(sender, filling);
+      if (fresh) {
+        filled += items_of_sender[sender];
+        if (filled >= target && filling + 1 < chunk_count) {
+          ++filling;
+          filled = 0;
+        }
+      }
       chunks[slot->second].push_back(i);
     }
   }
