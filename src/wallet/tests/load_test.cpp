@@ -4,13 +4,16 @@
 
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <set>
+#include <tuple>
 
 #include "fake_node.hpp"
 #include "sion/base/testing/temp_dir.hpp"
 #include "sion/exec/pulse.hpp"
 #include "sion/wallet/devnet.hpp"
 #include "sion/wallet/load_plan.hpp"
+#include "sion/wallet/tx_batch.hpp"
 
 namespace sion::wallet {
 namespace {
@@ -98,20 +101,60 @@ struct FakeLoadNode {
   std::map<exec::Id, std::int64_t> submitted_at;
   LoadClock* clock = nullptr;
 
+  // Batches: (time sent, first index, count) of each request.
+  std::vector<std::tuple<std::int64_t, std::uint64_t, std::size_t>> batches;
+
+  // One transaction's answer, as the single route gives it (nullopt: admitted).
+  std::optional<HttpReply> refusal(const exec::Id& id) {
+    const auto i = index_of(id);
+    if (i % 10 == 3) return testing::error_reply(422, "dust_output", "output 0 pays 5");
+    if (i == 21) return testing::error_reply(503, "pool_full", "full");
+    const std::lock_guard lock(mutex);
+    submitted_at[id] = clock->now_us();
+    return std::nullopt;
+  }
+
   HttpCall call() {
     return [this](std::string_view, std::string_view path, std::string_view body,
                   std::string_view) -> base::Result<HttpReply> {
+      if (path == "/v1/transactions/batch") return batch(body);
       EXPECT_EQ(path, "/v1/transactions");
       exec::Id id{};
       std::copy(body.begin(), body.end(), id.begin());
-      const auto i = index_of(id);
-      if (i == 7) return base::fail(base::Errc::io_error, "connection reset");
-      if (i % 10 == 3) return testing::error_reply(422, "dust_output", "output 0 pays 5");
-      if (i == 21) return testing::error_reply(503, "pool_full", "full");
-      const std::lock_guard lock(mutex);
-      submitted_at[id] = clock->now_us();
+      if (index_of(id) == 7) return base::fail(base::Errc::io_error, "connection reset");
+      if (auto refused = refusal(id)) return *refused;
       return testing::json_reply(202, Json{{"tx_id", base::to_hex(id)}, {"status", "pending"}});
     };
+  }
+
+  // A batch holding index 7 is lost in transport; otherwise each item is
+  // answered as the single route would.
+  base::Result<HttpReply> batch(std::string_view body) {
+    const auto decoded = codec::decode<TxBatchBody>(base::as_bytes(body));
+    EXPECT_TRUE(decoded);
+    Json results = Json::array();
+    std::vector<exec::Id> ids;
+    for (const auto& element : *decoded) {
+      exec::Id id{};
+      std::copy(element.begin(), element.end(), id.begin());
+      ids.push_back(id);
+    }
+    {
+      const std::lock_guard lock(mutex);
+      batches.emplace_back(clock->now_us(), index_of(ids.front()), ids.size());
+    }
+    for (const exec::Id& id : ids) {
+      if (index_of(id) == 7) return base::fail(base::Errc::io_error, "connection reset");
+    }
+    for (const exec::Id& id : ids) {
+      if (auto refused = refusal(id)) {
+        const ApiError error = parse_api_error(refused->status, refused->content_type, refused->body);
+        results.push_back(Json{{"tx_id", base::to_hex(id)}, {"error", {{"code", error.code}, {"message", error.message}}}});
+      } else {
+        results.push_back(Json{{"tx_id", base::to_hex(id)}, {"status", "pending"}});
+      }
+    }
+    return testing::json_reply(200, Json{{"results", results}});
   }
   static std::int64_t latency(std::uint64_t i) { return 100'000 + 10'000 * static_cast<std::int64_t>(i % 10); }
 };
@@ -194,6 +237,54 @@ TEST(Load, PacesAndCountsOnASimulatedClock) {
   EXPECT_EQ(observer.polls, 60);
 
   EXPECT_EQ(run_load(plan, {}, observer, clock, options).error().code, base::Errc::invalid_argument);
+}
+
+TEST(Load, BatchesAreSentWhenTheirLastIsDueAndCountedPerItem) {
+  LoadPlan plan;
+  for (std::uint64_t i = 0; i < 1500; ++i) {
+    const auto id = id_of(i);
+    plan.txs.push_back({id, base::Bytes(id.begin(), id.end())});
+  }
+  SimulatedClock clock;
+  const std::int64_t start = clock.now_us();
+  FakeLoadNode node;
+  node.clock = &clock;
+  FakeObserver observer(node);
+  const std::vector<HttpCall> submitters{node.call(), node.call(), node.call()};
+  LoadOptions options;
+  options.rate = 1000;
+  options.duration_ms = 1000;
+  options.drain_ms = 2000;
+  options.poll_interval_ms = 50;
+  options.batch = 8;
+  const auto report = run_load(plan, submitters, observer, clock, options);
+  ASSERT_TRUE(report) << report.error().to_string();
+  EXPECT_EQ(report->submitted, 1000u);
+  // The batch of indexes 0 ..= 7 was lost: its 8 failed (3 among them).
+  EXPECT_EQ(report->failed, 8u);
+  EXPECT_EQ(report->first_failure, "I/O error: POST /v1/transactions/batch: connection reset");
+  EXPECT_EQ(report->refused_by_code.at("dust_output"), 99u);
+  EXPECT_EQ(report->refused_by_code.at("pool_full"), 1u);
+  EXPECT_EQ(report->refused, 100u);
+  EXPECT_EQ(report->admitted, 892u);
+  EXPECT_EQ(report->executed, 890u);  // all admitted but 44 (evicted) and 55 (never)
+  EXPECT_EQ(report->send_window_us, 1'000'000);
+  // Latency counts from the batch's send time: still 100 + 10 (i mod 10) ms.
+  EXPECT_EQ(report->latency.count, 890u);
+  EXPECT_EQ(report->latency.max_us, 190'000u);
+  EXPECT_EQ(report->latency.p50_us, 150'000u);
+  // 125 requests of 8 consecutive transactions, each sent when its last was due.
+  ASSERT_EQ(node.batches.size(), 125u);
+  for (const auto& [at, first, count] : node.batches) {
+    EXPECT_EQ(count, 8u);
+    EXPECT_EQ(first % 8, 0u);
+    EXPECT_EQ(at, due_us(start, first + 7, 1000)) << first;
+  }
+
+  for (const std::uint64_t bad : {std::uint64_t{0}, std::uint64_t{kMaxBatchTransactions + 1}}) {
+    options.batch = bad;
+    EXPECT_EQ(run_load(plan, submitters, observer, clock, options).error().code, base::Errc::invalid_argument);
+  }
 }
 
 TEST(Load, QueuedObservationsMayComeBeforeTheAdmission) {

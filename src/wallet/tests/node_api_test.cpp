@@ -5,6 +5,7 @@
 #include <string>
 
 #include "fake_node.hpp"
+#include "sion/wallet/tx_batch.hpp"
 
 namespace sion::wallet {
 namespace {
@@ -86,6 +87,61 @@ TEST(NodeApi, Submits) {
   ASSERT_FALSE(failed);
   EXPECT_EQ(failed.error().code, base::Errc::io_error);
   EXPECT_EQ(failed.error().reason, "POST /v1/transactions: connection refused");
+}
+
+TEST(NodeApi, SubmitsBatches) {
+  Canned node;
+  NodeApi api(node.call());
+  const base::Bytes a = {0x01, 0x02};
+  const base::Bytes b = {0xff};
+  const std::vector<base::ByteView> encodings = {a, b};
+  const std::vector<exec::Id> ids = {hash_of_byte(1), hash_of_byte(2)};
+  const Json admitted{{"tx_id", base::to_hex(ids[0])}, {"status", "held"}};
+  const Json refused{{"tx_id", base::to_hex(ids[1])}, {"error", {{"code", "bad_signature"}, {"message", "no"}}}};
+  node.reply = testing::json_reply(200, Json{{"results", {admitted, refused}}});
+  const auto results = api.submit_batch(encodings, ids);
+  ASSERT_TRUE(results) << results.error().to_string();
+  ASSERT_EQ(results->size(), 2u);
+  EXPECT_TRUE((*results)[0].admitted());
+  EXPECT_TRUE((*results)[0].held);
+  EXPECT_EQ((*results)[0].tx_id, ids[0]);
+  ASSERT_FALSE((*results)[1].admitted());
+  EXPECT_EQ((*results)[1].refusal->code, "bad_signature");
+  EXPECT_EQ((*results)[1].refusal->message, "no");
+  EXPECT_EQ(node.path, "/v1/transactions/batch");
+  EXPECT_EQ(node.content_type, "application/octet-stream");
+  EXPECT_EQ(base::to_hex(base::as_bytes(node.body)), "0202010201ff");  // docs/api.md's example
+
+  // A refused item without an id; a whole-request refusal is every item's.
+  const Json undecoded{{"error", {{"code", "bad_encoding"}, {"message", "truncated"}}}};
+  node.reply = testing::json_reply(200, Json{{"results", {admitted, undecoded}}});
+  ASSERT_TRUE(api.submit_batch(encodings, ids));
+  node.reply = testing::error_reply(503, "busy", "later");
+  const auto busy = api.submit_batch(encodings, ids);
+  ASSERT_TRUE(busy);
+  ASSERT_EQ(busy->size(), 2u);
+  for (const Submission& item : *busy) EXPECT_EQ(item.refusal->to_string(), "503 busy: later");
+
+  // Replies that break docs/api.md: too few results, another id, a result
+  // with both an error and a status, an unknown field; not 200.
+  node.reply = testing::json_reply(200, Json{{"results", {admitted}}});
+  EXPECT_TRUE(contains(api.submit_batch(encodings, ids).error().reason, "1 results for 2 transactions"));
+  node.reply = testing::json_reply(200, Json{{"results", {refused, admitted}}});
+  EXPECT_TRUE(contains(api.submit_batch(encodings, ids).error().reason, "result 0 names tx id"));
+  Json both = refused;
+  both["status"] = "pending";
+  node.reply = testing::json_reply(200, Json{{"results", {admitted, both}}});
+  EXPECT_TRUE(contains(api.submit_batch(encodings, ids).error().reason, "unknown field \"status\""));
+  node.reply = testing::json_reply(200, Json{{"results", {admitted, refused}}, {"x", 1}});
+  EXPECT_TRUE(contains(api.submit_batch(encodings, ids).error().reason, "unknown field \"x\""));
+  node.reply = testing::json_reply(202, Json{{"results", {admitted, refused}}});
+  EXPECT_TRUE(contains(api.submit_batch(encodings, ids).error().reason, "unexpected status 202"));
+
+  // What the node would refuse whole is not sent.
+  EXPECT_EQ(api.submit_batch({}).error().code, base::Errc::invalid_argument);
+  const std::vector<base::ByteView> too_many(kMaxBatchTransactions + 1, base::ByteView(a));
+  EXPECT_EQ(api.submit_batch(too_many).error().code, base::Errc::invalid_argument);
+  EXPECT_EQ(api.submit_batch(encodings, {&ids[0], 1}).error().code, base::Errc::invalid_argument);
 }
 
 TEST(NodeApi, ReadsTransactionStatusAndAccounts) {
