@@ -17,6 +17,7 @@
 #include "sion/cli/node_commands.hpp"
 #include "sion/cli/tx_decode.hpp"
 #include "sion/cli/wallet_commands.hpp"
+#include "sion/wallet/tx_batch.hpp"
 
 namespace sion::cli {
 namespace {
@@ -262,6 +263,12 @@ void add_wallet_commands(CLI::App& app, CLI::App* tx, WalletCommands& commands) 
   load->add_option("--submitters", commands.load.submitters, "Concurrent connections [default: 4]")
       ->check(unsigned_decimal())
       ->check(CLI::Range(std::size_t{1}, std::size_t{256}))
+      ->option_text("<N>");
+  load->add_option("--batch", commands.load.batch,
+                   "Transfers per request: 1 sends each alone (POST /v1/transactions), more go together "
+                   "(POST /v1/transactions/batch) [default: 1]")
+      ->check(unsigned_decimal())
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{wallet::kMaxBatchTransactions}))
       ->option_text("<N>");
   load->add_option("--drain", commands.load.drain_s, "Seconds to wait for executions after sending [default: 30]")
       ->check(unsigned_decimal())

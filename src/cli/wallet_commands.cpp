@@ -210,6 +210,7 @@ base::Status run_load_command(const LoadCommandOptions& options, std::FILE* out,
 
   wallet::NodeLoadOptions load_options;
   load_options.submitters = options.submitters;
+  load_options.load.batch = options.batch;
   load_options.load.rate = options.rate;
   load_options.load.duration_ms = options.duration_s * 1000;
   load_options.load.drain_ms = options.drain_s * 1000;

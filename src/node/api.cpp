@@ -13,8 +13,8 @@
 #include "sion/codec/codec.hpp"
 #include "sion/da/sampling.hpp"
 #include "sion/node/json_views.hpp"
-#include "sion/node/submission_body.hpp"
 #include "sion/node/prometheus.hpp"
+#include "sion/node/submission_body.hpp"
 
 namespace sion::node {
 namespace {
@@ -170,7 +170,7 @@ Api::Api(Node& node, http::Server& server, ApiOptions options)
       server_(server),
       options_(options),
       admission_workers_(options.admission_threads != 0 ? options.admission_threads
-                                                         : std::max(1u, std::thread::hardware_concurrency())),
+                                                        : std::max(1u, std::thread::hardware_concurrency())),
       admission_(admission_workers_, options.admission_queue, "sion-admit") {}
 
 Api::~Api() { admission_.stop(); }
@@ -572,7 +572,8 @@ void Api::submit_batch(std::vector<BatchElement> elements, http::Reply reply) {
     };
     if (!admission_.submit(std::move(job))) {
       for (const std::size_t i : chunk) {
-        batch->items[i].answer = {503, "busy", "the admission queue is full; retry shortly", batch->items[i].answer.tx_id};
+        batch->items[i].answer = {503, "busy", "the admission queue is full; retry shortly",
+                                  batch->items[i].answer.tx_id};
         batch->items[i].tx.reset();
         busy_.fetch_add(1);
       }

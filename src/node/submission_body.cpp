@@ -31,9 +31,9 @@ Media media_of(const std::string* content_type) {
 BodyRefusal bad_json(const base::Error& error) { return BodyRefusal{400, "bad_json", error.reason}; }
 
 BodyRefusal bad_count(std::size_t count) {
-  return BodyRefusal{400, "bad_request",
-                     fmt::format("a batch of {} transactions; a batch holds 1 to {}", count,
-                                 wallet::kMaxBatchTransactions)};
+  return BodyRefusal{
+      400, "bad_request",
+      fmt::format("a batch of {} transactions; a batch holds 1 to {}", count, wallet::kMaxBatchTransactions)};
 }
 
 // The JSON document's object with its one field `key` (nothing else), or why not.
@@ -58,8 +58,8 @@ std::variant<std::vector<BatchElement>, BodyRefusal> json_batch(std::string_view
   for (std::size_t i = 0; i < array->size(); ++i) {
     const base::JsonView element = (*array)[i];
     if (!element.value().is_string()) {
-      return BodyRefusal{400, "bad_json", element.invalid("expected a string of hex digits, got " + element.describe())
-                                              .error.reason};
+      return BodyRefusal{400, "bad_json",
+                         element.invalid("expected a string of hex digits, got " + element.describe()).error.reason};
     }
     auto hex = element.as_hex();
     if (hex) {

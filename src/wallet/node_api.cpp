@@ -94,9 +94,9 @@ base::Result<std::vector<Submission>> NodeApi::submit_batch(std::span<const base
   if (!call_) return base::fail(Errc::internal, route + ": no transport");
   if (encodings.empty() || encodings.size() > kMaxBatchTransactions ||
       (!expected_ids.empty() && expected_ids.size() != encodings.size())) {
-    return base::fail(Errc::invalid_argument, route + ": " + std::to_string(encodings.size()) +
-                                                  " transactions (1 to " + std::to_string(kMaxBatchTransactions) +
-                                                  ") with " + std::to_string(expected_ids.size()) + " expected ids");
+    return base::fail(Errc::invalid_argument, route + ": " + std::to_string(encodings.size()) + " transactions (1 to " +
+                                                  std::to_string(kMaxBatchTransactions) + ") with " +
+                                                  std::to_string(expected_ids.size()) + " expected ids");
   }
   const base::Bytes encoded = encode_tx_batch(encodings);
   const std::string_view body(reinterpret_cast<const char*>(encoded.data()), encoded.size());

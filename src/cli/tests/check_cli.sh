@@ -124,7 +124,8 @@ case "$case_name" in
     expect_status 0
     for row in '128 transfers from 32 accounts: throughput' 'Pulse interval' 'submit → executed, median' \
       'submit → executed, 95th percentile' 'saturating load: throughput' 'API admission: throughput' \
-      'signature ceiling' 'API admission: share of the signature ceiling'; do
+      'signature ceiling' 'API admission: share of the signature ceiling' \
+      'API admission, batches of 64: throughput' 'API admission, batches of 64: share of the signature ceiling'; do
       grep -qE "^devnet +${row} +[0-9]" <<<"$out" || fail "bench --only devnet lacks the row '$row': $out"
     done
     ;;
@@ -550,6 +551,14 @@ PY
     expect_line "$err" "^sion: error: opening the chain in $work/data/chain: no store in $work/data/chain$"
     [[ ! -e "$work/data" ]] || fail "sion replay created $work/data"
     ;;
+  load_errors)
+    # Options refused before anything is read or sent.
+    for batch in 0 257 -1 x; do
+      run load --genesis "$work/none.json" --batch "$batch"
+      expect_status 2
+      expect_line "$err" '^sion: error: --batch: '
+    done
+    ;;
   devnet_kill_under_load)
     # docs/node-config.md, "Checking a chain": a node killed with SIGKILL
     # under load keeps every transaction its event stream reported executed,
@@ -663,10 +672,11 @@ print(f"{len(executed)} executed transactions in {pulses} Pulses (last {last_pul
 PY
     before=$(curl -s "$api/v1/status" | "$python" -c 'import json, sys; print(json.load(sys.stdin)["height"])')
 
-    # (c) It works on: a short load after the restart executes.
+    # (c) It works on: a short load after the restart executes (sent in
+    # batches, POST /v1/transactions/batch).
     status=0
     timeout 30 "$sion" load --genesis "$work/dn/genesis.json" --node "$api" --rate 50 --duration 2 \
-      --submitters 2 --drain 20 >"$work/load2.out" 2>"$work/load2.err" || status=$?
+      --submitters 2 --batch 5 --drain 20 >"$work/load2.out" 2>"$work/load2.err" || status=$?
     ((status == 0)) || fail "sion load after the restart exited $status: $(tail -c 600 "$work/load2.err")"
     executed=$(sed -nE 's/^executed ([0-9]+) .*/\1/p' "$work/load2.out")
     ((executed > 0)) || fail "nothing executed after the restart: $(cat "$work/load2.out")"

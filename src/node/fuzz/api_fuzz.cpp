@@ -3,7 +3,7 @@
 // (http::Server::dispatch, no socket), against a real node::Node opened once
 // on a temporary data dir with a small genesis and two Pulses.
 //
-// Input: a route family byte (its value modulo 12: the path's fixed prefix
+// Input: a route family byte (its value modulo 14: the path's fixed prefix
 // and its natural method), a flags byte (bits 0-2 another method, 3-4 the
 // content type, 5 a Last-Event-ID field), then up to four parts separated
 // by NUL bytes: the path's rest (parameters), the query, the Last-Event-ID
@@ -15,7 +15,10 @@
 // body with a code docs/api.md lists for its status, and a refused
 // submission's code is one its content type can give (octet-stream:
 // bad_encoding; JSON: bad_json, bad_hex or bad_encoding; any other: 415
-// unsupported_media_type); a 2xx of a JSON route
+// unsupported_media_type; a batch may also be bad_request for its count); a
+// batch's 200 has one result per element of its body, as the body parser
+// (sion/node/submission_body.hpp) reads it, each admitted or refused with a
+// code a submission can get; a 2xx of a JSON route
 // is what the wallet's parser for that route (sion/wallet/api_replies.hpp)
 // accepts as the answer to what was asked, and an event stream's events
 // are too; a stream whose client left leaves no subscription behind. The
@@ -101,6 +104,8 @@ enum FamilyIndex : std::uint8_t {
   kConsistency,
   kEvents,
   kStatus,
+  kSubmitBatchBytes,
+  kSubmitBatchJson,
   kRoot,
 };
 constexpr std::uint8_t kPost = 2;  // bits 0-2: the method, 0 the family's own
@@ -113,6 +118,7 @@ constexpr std::uint8_t kLastEventId = 1u << 5;
 #ifdef SION_FUZZ_CORPUS_TOOL
 #include "sion/base/bytes.hpp"
 #include "sion/codec/testing/fuzzing.hpp"
+#include "sion/wallet/tx_batch.hpp"
 
 namespace {
 
@@ -189,6 +195,36 @@ int main(int argc, char** argv) {
                                   std::string("{}"), std::string("[]"), std::string("")}) {
     write(kSubmitJson, 0, "", "", "", body);
   }
+  // POST /v1/transactions/batch: both transfers that the pool admits, one
+  // already executed, a duplicate, an element that is no transaction; JSON
+  // with a bad element, then bodies refused whole (empty, over the limit,
+  // shapes that are not the JSON, framing cut short or with trailing bytes).
+  {
+    const base::Bytes fresh1 = codec::encode(p.fresh[1]);
+    const base::Bytes garbage = {0x01, 0x02, 0x03};
+    const base::Bytes fresh0 = codec::encode(p.fresh[0]);
+    const base::Bytes executed0 = codec::encode(p.pulse1[0]);
+    const std::vector<base::ByteView> mixed = {fresh0, fresh1, executed0, fresh0, garbage};
+    const std::string batch = text(wallet::encode_tx_batch(mixed));
+    write(kSubmitBatchBytes, 0, "", "", "", batch);
+    write(kSubmitBatchBytes, 0, "", "", "", batch.substr(0, batch.size() / 2));
+    write(kSubmitBatchBytes, 0, "", "", "", batch + '\0');
+    write(kSubmitBatchBytes, 0, "", "", "", std::string(1, '\0'));
+    write(kSubmitBatchBytes, 0, "", "", "", "\x81\x02");
+    write(kSubmitBatchBytes, 0, "", "", "", "");
+    write(kSubmitBatchBytes, kTextPlain, "", "", "", batch);
+    write(kSubmitBatchJson, 0, "", "", "",
+          "{\"transactions\":[\"" + fresh_hex + "\",\"0g\",\"010203\",\"" + base::to_hex(executed0) + "\"]}");
+    std::string many = "{\"transactions\":[\"00\"";
+    for (int i = 0; i < 256; ++i) many += ",\"00\"";
+    write(kSubmitBatchJson, 0, "", "", "", many + "]}");
+    for (const std::string& body :
+         {std::string("{\"transactions\":[]}"), std::string("{\"transactions\":\"00\"}"),
+          std::string("{\"transactions\":[5]}"), std::string("{\"transactions\":[\"00\"],\"x\":1}"),
+          std::string("{\"transaction\":\"00\"}"), std::string("[\"00\"]")}) {
+      write(kSubmitBatchJson, 0, "", "", "", body);
+    }
+  }
   // GET /v1/transactions/{id}: executed, pooled (after the POST above),
   // unknown, upper case; POST on it.
   write(kTransaction, 0, tx0);
@@ -251,6 +287,7 @@ int main(int argc, char** argv) {
 #include "sion/node/api.hpp"
 #include "sion/node/log.hpp"
 #include "sion/node/node.hpp"
+#include "sion/node/submission_body.hpp"
 #include "sion/wallet/api_replies.hpp"
 
 namespace {
@@ -261,7 +298,7 @@ struct Family {
   const char* method;
   const char* content_type;  // nullptr: none
 };
-constexpr std::array<Family, 12> kFamilies = {{
+constexpr std::array<Family, 14> kFamilies = {{
     {"/v1/transactions", "POST", "application/octet-stream"},
     {"/v1/transactions", "POST", "application/json"},
     {"/v1/transactions/", "GET", nullptr},
@@ -273,6 +310,8 @@ constexpr std::array<Family, 12> kFamilies = {{
     {"/v1/log/consistency", "GET", nullptr},
     {"/v1/events", "GET", nullptr},
     {"/v1/status", "GET", nullptr},
+    {"/v1/transactions/batch", "POST", "application/octet-stream"},
+    {"/v1/transactions/batch", "POST", "application/json"},
     {"/", "GET", nullptr},
 }};
 static_assert(kFamilies.size() == kRoot + 1, "one family per FamilyIndex, in its order");
@@ -460,6 +499,26 @@ void check_events(const std::string& body) {
   }
 }
 
+// A batch's 200: one result per element of the body (as the body parser
+// reads it), each admitted or refused with a code a submission can get.
+void check_batch(const http::Request& request, const http::Response& response) {
+  if (response.status != 200) std::abort();
+  const auto elements = node::submitted_batch(request.header("Content-Type"), request.body);
+  if (!std::holds_alternative<std::vector<node::BatchElement> >(elements)) std::abort();  // refused whole, yet 200
+  const std::size_t count = std::get<std::vector<node::BatchElement> >(elements).size();
+  const auto results = wallet::parse_batch_submission_reply(response.body, count);
+  if (!results) std::abort();
+  for (const wallet::Submission& item : *results) {
+    if (!item.refusal) continue;
+    const std::string& code = item.refusal->code;
+    bool listed = code == "bad_hex" || code == "bad_encoding" || code == "busy" || code == "pool_full";
+    for (const policy::PolicyCode known : policy::kAllPolicyCodes) {
+      listed = listed || (known != policy::PolicyCode::admitted && code == policy::policy_code_name(known));
+    }
+    if (!listed) std::abort();
+  }
+}
+
 // A 2xx: read by the wallet's parser for its route, as the answer to what
 // was asked.
 void check_success(const http::Request& request, const http::Response& response, std::uint64_t height) {
@@ -477,6 +536,7 @@ void check_success(const http::Request& request, const http::Response& response,
     return check_events(response.body);
   }
   if (!is_json(response)) std::abort();
+  if (route == "transactions" && request.method == "POST" && s.size() == 3) return check_batch(request, response);
   if (route == "transactions" && request.method == "POST") {
     if (response.status != 202) std::abort();
     return must_read(wallet::parse_submission_reply(response.body));
@@ -554,7 +614,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (c.node->events().subscribers() != subscribers) std::abort();
   if (response.status >= 400 && response.status < 500) {
     check_error(response);
-    if (request->method == "POST" && request->path == "/v1/transactions") {
+    if (request->method == "POST" &&
+        (request->path == "/v1/transactions" || request->path == "/v1/transactions/batch")) {
       check_submission_error(content_type,
                              wallet::parse_api_error(response.status, response.content_type, response.body).code,
                              response.status);

@@ -86,14 +86,16 @@ struct BatchFixture {
                                crypto::Hedging::deterministic)
         .value();
   }
-  static exec::Id coin(std::size_t a, std::size_t k) { return exec::genesis_coin_id(static_cast<std::uint32_t>(2 * a + k)); }
+  static exec::Id coin(std::size_t a, std::size_t k) {
+    return exec::genesis_coin_id(static_cast<std::uint32_t>(2 * a + k));
+  }
   static exec::Id change_of(const exec::Transaction& tx) { return exec::coin_id(exec::tx_id(tx.payload), 1); }
 
   http::Response post(std::string_view content_type, const std::string& body,
                       std::string_view target = "/v1/transactions/batch") {
-    const std::string request = "POST " + std::string(target) + " HTTP/1.1\r\nContent-Type: " +
-                                std::string(content_type) + "\r\nContent-Length: " + std::to_string(body.size()) +
-                                "\r\n\r\n" + body;
+    const std::string request = "POST " + std::string(target) +
+                                " HTTP/1.1\r\nContent-Type: " + std::string(content_type) +
+                                "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
     return server.dispatch(http::parse_request(base::as_bytes(request), server.options()).value());
   }
   http::Response post_batch(const std::vector<exec::Transaction>& txs) {

@@ -1,6 +1,6 @@
 // libFuzzer target: a node's HTTP replies as the wallet reads them
 // (sion/wallet/api_replies.hpp, docs/api.md). The first byte picks the
-// parser (its value modulo 13) and what was asked (the rest: a height given
+// parser (its value modulo 14) and what was asked (the rest: a height given
 // or "latest", a proof asked for or not); the other bytes are the reply's
 // body. A parser gives a value or refuses with invalid_value and a reason,
 // never crashes; a value it gives answers what was asked (the id, the
@@ -35,6 +35,7 @@ enum Kind : std::uint8_t {
   kLogHead,
   kInclusion,
   kConsistency,
+  kBatchSubmission,
   kKinds
 };
 
@@ -52,6 +53,7 @@ constexpr std::uint32_t kRow = 0;
 constexpr std::uint32_t kColumn = 1;
 constexpr std::uint64_t kLogSize = 3;  // after two Pulses: the genesis entry and theirs
 constexpr std::uint64_t kFrom = 1;
+constexpr std::size_t kBatchCount = 3;  // POST /v1/transactions/batch with three transactions
 
 }  // namespace
 
@@ -123,6 +125,16 @@ int main(int argc, char** argv) {
   write(kError, 0, "<html><body>502 Bad Gateway</body></html>");
   write(kSubmission, 0, Json{{"tx_id", base::to_hex(kTxId)}, {"status", "pending"}}.dump());
   write(kSubmission, 0, Json{{"tx_id", base::to_hex(kTxId)}, {"status", "evicted"}}.dump());
+  const Json pending{{"tx_id", base::to_hex(kTxId)}, {"status", "pending"}};
+  const Json held{{"tx_id", base::to_hex(byte_hash(0x2d))}, {"status", "held"}};
+  const Json bad_signature{{"tx_id", base::to_hex(byte_hash(0x3d))},
+                           {"error", {{"code", "bad_signature"}, {"message", "the signature bundle does not verify"}}}};
+  const Json bad_hex{{"error", {{"code", "bad_hex"}, {"message", "$.transactions[2]: odd length"}}}};
+  write(kBatchSubmission, 0, Json{{"results", {pending, held, bad_signature}}}.dump());
+  write(kBatchSubmission, 0, Json{{"results", {pending, bad_hex, bad_hex}}}.dump());
+  write(kBatchSubmission, 0, Json{{"results", {pending, held}}}.dump());
+  write(kBatchSubmission, 0,
+        Json{{"results", {pending, held, Json{{"tx_id", nullptr}, {"error", bad_hex["error"]}}}}}.dump());
   const std::string executed = R"({"tx_id":")" + base::to_hex(kTxId) +
                                R"(","status":"executed","height":4,"index":2,)" + R"("pulse_hash":")" +
                                base::to_hex(byte_hash(0x99)) + R"(","receipt":)" + receipt_json(kTxId) + "}";
@@ -284,6 +296,15 @@ void fuzz_one(Kind kind, const Asked& ask, std::string_view body) {
     case kConsistency: {
       auto got = wallet::parse_consistency_reply(body, kFrom, kLogSize);
       if (!refused(got) && (got->first_size != kFrom || got->second_size != kLogSize)) std::abort();
+      break;
+    }
+    case kBatchSubmission: {
+      auto got = wallet::parse_batch_submission_reply(body, kBatchCount);
+      if (refused(got)) break;
+      if (got->size() != kBatchCount) std::abort();
+      for (const wallet::Submission& item : *got) {
+        if (item.refusal && item.refusal->code.empty()) std::abort();
+      }
       break;
     }
     case kKinds: break;

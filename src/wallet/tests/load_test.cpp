@@ -149,7 +149,8 @@ struct FakeLoadNode {
     for (const exec::Id& id : ids) {
       if (auto refused = refusal(id)) {
         const ApiError error = parse_api_error(refused->status, refused->content_type, refused->body);
-        results.push_back(Json{{"tx_id", base::to_hex(id)}, {"error", {{"code", error.code}, {"message", error.message}}}});
+        results.push_back(
+            Json{{"tx_id", base::to_hex(id)}, {"error", {{"code", error.code}, {"message", error.message}}}});
       } else {
         results.push_back(Json{{"tx_id", base::to_hex(id)}, {"status", "pending"}});
       }

@@ -64,6 +64,7 @@ struct LoadCommandOptions {
   std::uint64_t duration_s = 10;
   std::size_t accounts = 0;    // senders (0: every account with a key file)
   std::size_t submitters = 4;  // concurrent HTTP connections
+  std::uint64_t batch = 1;     // transfers per request (1: POST /v1/transactions)
   std::uint64_t drain_s = 30;
   std::string node = kDefaultNodeUrl;
 };

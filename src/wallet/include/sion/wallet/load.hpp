@@ -105,7 +105,7 @@ struct LoadOptions {
   std::uint64_t duration_ms = 10'000;    // the sending window: rate * duration_ms / 1000 transactions at most
   std::uint64_t drain_ms = 30'000;       // after it, how long to wait for executions
   std::uint64_t poll_interval_ms = 200;  // observer polls and progress reports
-  std::uint64_t batch = 1;               // transactions per request: 1 (POST /v1/transactions) ..= kMaxBatchTransactions
+  std::uint64_t batch = 1;  // transactions per request: 1 (POST /v1/transactions) ..= kMaxBatchTransactions
 };
 
 struct LoadProgress {
