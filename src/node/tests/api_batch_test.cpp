@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "api_fixture.hpp"
 #include "sion/base/testing/temp_dir.hpp"
 #include "sion/codec/codec.hpp"
 #include "sion/exec/tx_builder.hpp"
@@ -24,15 +25,8 @@ namespace {
 
 constexpr std::size_t kSenders = 4;
 
-crypto::SigningBundle hybrid(std::uint8_t fill) {
-  crypto::KeySeed seed{};
-  seed.fill(fill);
-  return crypto::SigningBundle::from_seed(crypto::Profile::hybrid, seed).value();
-}
-
-std::string text(base::ByteView bytes) {
-  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-}
+using testing::hybrid;
+using testing::text;
 
 // kSenders accounts with two genesis coins each (coins 2a and 2a + 1), one
 // validator, and the node's API on a server that starts only when a test
@@ -62,13 +56,7 @@ struct BatchFixture {
       genesis.accounts.push_back({senders.back().public_bundle(), {1'000'000'000, 1'000'000'000}});
     }
     genesis.validators.push_back(hybrid(3).public_bundle());
-    NodeOptions options;
-    options.data_dir = dir.str();
-    options.genesis = genesis;
-    options.validator = std::make_shared<const crypto::SigningBundle>(hybrid(3));
-    options.sync_writes = false;
-    options.execution_threads = 1;
-    node = Node::open(options).value();
+    node = testing::open_test_node(dir.str(), genesis);
     ApiOptions api_options;
     api_options.admission_threads = 2;
     api = std::make_unique<Api>(*node, server, api_options);

@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "api_fixture.hpp"
 #include "sion/base/testing/sanitizers.hpp"
 #include "sion/base/testing/temp_dir.hpp"
 #include "sion/codec/codec.hpp"
@@ -50,15 +51,8 @@ constexpr std::int64_t kWorstMicros = 2'000'000;  // a well-behaved request's bo
 
 const std::string kMaxU64 = "18446744073709551615";
 
-crypto::SigningBundle hybrid(std::uint8_t fill) {
-  crypto::KeySeed seed{};
-  seed.fill(fill);
-  return crypto::SigningBundle::from_seed(crypto::Profile::hybrid, seed).value();
-}
-
-std::string text(base::ByteView bytes) {
-  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-}
+using testing::hybrid;
+using testing::text;
 
 std::string request_text(std::string_view method, std::string_view target, std::string_view fields = {},
                          std::string_view body = {}) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "api_fixture.hpp"
 #include "sion/base/testing/temp_dir.hpp"
 #include "sion/codec/codec.hpp"
 #include "sion/exec/tx_builder.hpp"
@@ -20,11 +21,7 @@
 namespace sion::node {
 namespace {
 
-crypto::SigningBundle hybrid(std::uint8_t fill) {
-  crypto::KeySeed seed{};
-  seed.fill(fill);
-  return crypto::SigningBundle::from_seed(crypto::Profile::hybrid, seed).value();
-}
+using testing::hybrid;
 
 // Alice pays Bob once per Pulse, on a node whose API is registered on a
 // server that never starts.
@@ -46,13 +43,7 @@ struct ApiFixture {
     genesis.params.chain_id = 7;
     genesis.accounts.push_back({alice.public_bundle(), {1'000'000'000}});
     genesis.validators.push_back(validator.public_bundle());
-    NodeOptions options;
-    options.data_dir = dir.str();
-    options.genesis = genesis;
-    options.validator = std::make_shared<const crypto::SigningBundle>(hybrid(3));
-    options.sync_writes = false;
-    options.execution_threads = 1;
-    node = Node::open(options).value();
+    node = testing::open_test_node(dir.str(), genesis);
     ApiOptions api_options;
     api_options.admission_threads = 1;
     api = std::make_unique<Api>(*node, server, api_options);

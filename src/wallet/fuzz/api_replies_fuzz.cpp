@@ -53,7 +53,6 @@ constexpr std::uint32_t kRow = 0;
 constexpr std::uint32_t kColumn = 1;
 constexpr std::uint64_t kLogSize = 3;  // after two Pulses: the genesis entry and theirs
 constexpr std::uint64_t kFrom = 1;
-constexpr std::size_t kBatchCount = 3;  // POST /v1/transactions/batch with three transactions
 
 }  // namespace
 
@@ -186,6 +185,8 @@ int main(int argc, char** argv) {
 #else
 
 namespace {
+
+constexpr std::size_t kBatchCount = 3;  // POST /v1/transactions/batch with three transactions (the seeds' count)
 
 // What was asked, from the first byte's quotient: bit 0 a height given
 // (else latest or the default size), bit 1 a proof asked for.

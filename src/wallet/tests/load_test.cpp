@@ -184,22 +184,37 @@ class FakeObserver final : public ExecutionObserver {
   FakeLoadNode& node_;
 };
 
-TEST(Load, PacesAndCountsOnASimulatedClock) {
+// 1,500 "transactions" (their ids) for the fake node, 1,000 of them sent at
+// 1,000 tx/s over three submitters on a simulated clock.
+struct SimulatedRun {
   LoadPlan plan;
-  for (std::uint64_t i = 0; i < 1500; ++i) {
-    const auto id = id_of(i);
-    plan.txs.push_back({id, base::Bytes(id.begin(), id.end())});
-  }
   SimulatedClock clock;
   FakeLoadNode node;
-  node.clock = &clock;
-  FakeObserver observer(node);
-  const std::vector<HttpCall> submitters{node.call(), node.call(), node.call()};
+  FakeObserver observer{node};
+  std::vector<HttpCall> submitters;
   LoadOptions options;
-  options.rate = 1000;
-  options.duration_ms = 1000;  // 1,000 of the 1,500
-  options.drain_ms = 2000;
-  options.poll_interval_ms = 50;
+
+  SimulatedRun() {
+    for (std::uint64_t i = 0; i < 1500; ++i) {
+      const auto id = id_of(i);
+      plan.txs.push_back({id, base::Bytes(id.begin(), id.end())});
+    }
+    node.clock = &clock;
+    submitters = {node.call(), node.call(), node.call()};
+    options.rate = 1000;
+    options.duration_ms = 1000;  // 1,000 of the 1,500
+    options.drain_ms = 2000;
+    options.poll_interval_ms = 50;
+  }
+};
+
+TEST(Load, PacesAndCountsOnASimulatedClock) {
+  SimulatedRun run;
+  LoadPlan& plan = run.plan;
+  SimulatedClock& clock = run.clock;
+  FakeObserver& observer = run.observer;
+  const std::vector<HttpCall>& submitters = run.submitters;
+  LoadOptions& options = run.options;
   std::vector<LoadProgress> progress;
   const auto report =
       run_load(plan, submitters, observer, clock, options, [&](const LoadProgress& p) { progress.push_back(p); });
@@ -241,24 +256,10 @@ TEST(Load, PacesAndCountsOnASimulatedClock) {
 }
 
 TEST(Load, BatchesAreSentWhenTheirLastIsDueAndCountedPerItem) {
-  LoadPlan plan;
-  for (std::uint64_t i = 0; i < 1500; ++i) {
-    const auto id = id_of(i);
-    plan.txs.push_back({id, base::Bytes(id.begin(), id.end())});
-  }
-  SimulatedClock clock;
-  const std::int64_t start = clock.now_us();
-  FakeLoadNode node;
-  node.clock = &clock;
-  FakeObserver observer(node);
-  const std::vector<HttpCall> submitters{node.call(), node.call(), node.call()};
-  LoadOptions options;
-  options.rate = 1000;
-  options.duration_ms = 1000;
-  options.drain_ms = 2000;
-  options.poll_interval_ms = 50;
-  options.batch = 8;
-  const auto report = run_load(plan, submitters, observer, clock, options);
+  SimulatedRun run;
+  const std::int64_t start = run.clock.now_us();
+  run.options.batch = 8;
+  const auto report = run_load(run.plan, run.submitters, run.observer, run.clock, run.options);
   ASSERT_TRUE(report) << report.error().to_string();
   EXPECT_EQ(report->submitted, 1000u);
   // The batch of indexes 0 ..= 7 was lost: its 8 failed (3 among them).
@@ -275,16 +276,17 @@ TEST(Load, BatchesAreSentWhenTheirLastIsDueAndCountedPerItem) {
   EXPECT_EQ(report->latency.max_us, 190'000u);
   EXPECT_EQ(report->latency.p50_us, 150'000u);
   // 125 requests of 8 consecutive transactions, each sent when its last was due.
-  ASSERT_EQ(node.batches.size(), 125u);
-  for (const auto& [at, first, count] : node.batches) {
+  ASSERT_EQ(run.node.batches.size(), 125u);
+  for (const auto& [at, first, count] : run.node.batches) {
     EXPECT_EQ(count, 8u);
     EXPECT_EQ(first % 8, 0u);
     EXPECT_EQ(at, due_us(start, first + 7, 1000)) << first;
   }
 
   for (const std::uint64_t bad : {std::uint64_t{0}, std::uint64_t{kMaxBatchTransactions + 1}}) {
-    options.batch = bad;
-    EXPECT_EQ(run_load(plan, submitters, observer, clock, options).error().code, base::Errc::invalid_argument);
+    run.options.batch = bad;
+    EXPECT_EQ(run_load(run.plan, run.submitters, run.observer, run.clock, run.options).error().code,
+              base::Errc::invalid_argument);
   }
 }
 
