@@ -18,8 +18,9 @@
 // unsupported_media_type; a batch may also be bad_request for its count); a
 // batch's 200 has one result per element of its body, as the body parser
 // (sion/node/submission_body.hpp) reads it, each admitted or refused with a
-// code a submission can get; a 2xx of a JSON route
-// is what the wallet's parser for that route (sion/wallet/api_replies.hpp)
+// code a submission can get; the batch body parser (run directly too)
+// refuses a body exactly when the route refuses it whole, with the same
+// status and code; a 2xx of a JSON route is what the wallet's parser for that route (sion/wallet/api_replies.hpp)
 // accepts as the answer to what was asked, and an event stream's events
 // are too; a stream whose client left leaves no subscription behind. The
 // chain grows only at set-up; submissions may be admitted (the pool is
@@ -624,6 +625,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check_success(*request, response, height);
   } else {
     std::abort();  // 5xx (or anything else) for a request
+  }
+  // The batch body parser, run directly: the route refuses a body whole
+  // exactly when the parser does, with its status and code.
+  if (request->method == "POST" && request->path == "/v1/transactions/batch") {
+    const auto parsed = node::submitted_batch(request->header("Content-Type"), request->body);
+    if (const auto* refused = std::get_if<node::BodyRefusal>(&parsed)) {
+      const std::string code = wallet::parse_api_error(response.status, response.content_type, response.body).code;
+      if (response.status != refused->status || code != refused->code) std::abort();
+    } else if (response.status != 200) {
+      std::abort();
+    }
   }
   return 0;
 }
