@@ -20,12 +20,13 @@
 // (sion/node/submission_body.hpp) reads it, each admitted or refused with a
 // code a submission can get; the batch body parser (run directly too)
 // refuses a body exactly when the route refuses it whole, with the same
-// status and code; a 2xx of a JSON route is what the wallet's parser for that route (sion/wallet/api_replies.hpp)
-// accepts as the answer to what was asked, and an event stream's events
-// are too; a stream whose client left leaves no subscription behind. The
-// chain grows only at set-up; submissions may be admitted (the pool is
-// small) or refused. Built with SION_FUZZ_CORPUS_TOOL, the same file writes
-// the seed corpus: a request for every route, valid and near misses.
+// status and code; a 2xx of a JSON route is what the wallet's parser for
+// that route (sion/wallet/api_replies.hpp) accepts as the answer to what
+// was asked, and an event stream's events are too; a stream whose client
+// left leaves no subscription behind. The chain grows only at set-up;
+// submissions may be admitted (the pool is small) or refused. Built with
+// SION_FUZZ_CORPUS_TOOL, the same file writes the seed corpus: a request for
+// every route, valid and near misses.
 
 #include <array>
 #include <cstdint>
