@@ -37,6 +37,9 @@ constexpr std::chrono::milliseconds kLingerTime{1'000};
 constexpr std::chrono::milliseconds kAcceptRetry{50};
 // How long stop() waits for connections to close before abandoning them.
 constexpr std::chrono::seconds kStopDrain{5};
+// The most a connection's read buffer grows to for a body: Beast's largest
+// single read.
+constexpr std::uint64_t kBodyReadPiece = 64 * 1024;
 
 struct Counters {
   std::atomic<std::uint64_t> open{0}, accepted{0}, refused{0}, malformed{0}, timeouts{0}, rate_limited{0},
@@ -247,6 +250,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (parser_->is_done()) return on_request();
     phase_ = Phase::body;
     arm(core_->options.request_timeout);
+    // Beast reads a body in pieces the size of the buffer's free space (at
+    // least 512 bytes, at most 64 KiB): left at the capacity a header needed,
+    // the buffer would take a 20 KB transaction in some forty recv calls.
+    if (const auto length = parser_->content_length(); length && *length > buffer_.capacity()) {
+      buffer_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(*length, kBodyReadPiece)));
+    }
     // A client that asked to wait (RFC 9110 §10.1.1) is told to send the body.
     const auto expect = parser_->get()[bhttp::field::expect];
     if (!iequals(std::string_view(expect.data(), expect.size()), "100-continue")) return read_body();
