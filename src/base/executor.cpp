@@ -4,33 +4,15 @@
 #include <tbb/parallel_for.h>
 #include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
-#include <tbb/task_scheduler_observer.h>
 
 #include <algorithm>
 #include <thread>
 
-#include "sion/base/thread_name.hpp"
-
 namespace sion::base {
 
-namespace {
-
-// Names the arena's worker threads as they join it.
-class WorkerNamer final : public tbb::task_scheduler_observer {
- public:
-  explicit WorkerNamer(tbb::task_arena& arena) : tbb::task_scheduler_observer(arena) { observe(true); }
-  ~WorkerNamer() override { observe(false); }
-  void on_scheduler_entry(bool worker) override {
-    if (worker) name_this_thread("sion-exec");
-  }
-};
-
-}  // namespace
-
 struct Executor::Arena {
-  explicit Arena(int threads) : arena(threads), namer(arena) {}
+  explicit Arena(int threads) : arena(threads) {}
   tbb::task_arena arena;
-  WorkerNamer namer;
 };
 
 Executor::Executor(unsigned threads) {
