@@ -8,6 +8,7 @@
 
 #include "sion/base/endian.hpp"
 #include "sion/codec/codec.hpp"
+#include "sion/state/blob_files.hpp"
 #include "sion/state/kv_store.hpp"
 
 namespace sion::node {
@@ -28,6 +29,9 @@ constexpr state::Column kCoinsByOwner = state::extra_column(5);
 constexpr std::string_view kLatestKey = "latest";     // u64 BE: the latest height
 constexpr std::string_view kParamsKey = "params";     // encode(ChainParams)
 constexpr std::string_view kLogHeadKey = "log_head";  // encode(TreeHead) of the header log
+// "1": bodies live in body files, the bodies column holding their BlobRefs.
+constexpr std::string_view kBodyFilesKey = "body_files";
+constexpr std::string_view kBodyFilesFolder = "bodies";
 
 using Body = codec::List<exec::Transaction, exec::kMaxPublishedTransactions>;
 using Receipts = codec::List<exec::Receipt, exec::kMaxPublishedTransactions>;
@@ -75,10 +79,18 @@ base::Status index_coins(const state::ObjectStore& store, std::span<const state:
   return {};
 }
 
+base::Status check_outcome(const exec::Pulse& pulse, const exec::PulseOutcome& outcome) {
+  if (outcome.receipts.size() != pulse.body.size() || outcome.receipts_root != pulse.header.receipts_root) {
+    return base::fail(base::Errc::invalid_argument, "the outcome is not the Pulse's (receipts differ)");
+  }
+  return {};
+}
+
 }  // namespace
 
 struct ChainStore::Impl {
   std::unique_ptr<state::ObjectStore> store;
+  std::unique_ptr<state::BlobFiles> bodies;
   bool initialized = false;
   exec::ChainParams params;
   exec::PulseHeader head;  // the latest header
@@ -103,6 +115,29 @@ struct ChainStore::Impl {
     }
     return read<exec::PulseHeader>(kHeaders, height_key(height), "the header at height " + std::to_string(height));
   }
+
+  base::Result<state::BlobRef> body_ref(std::uint64_t height) const {
+    const std::string what = "the body reference at height " + std::to_string(height);
+    SION_TRY(const auto bytes, store->read_extra(kBodies, height_key(height)));
+    if (!bytes) return base::fail(base::Errc::not_found, what + " is not stored");
+    auto ref = state::BlobRef::decode(*bytes);
+    if (!ref) return corrupt(what + " does not decode: " + ref.error().reason);
+    return *ref;
+  }
+
+  // Appends a body to the body files: durable, but unnamed until the batch
+  // holding its reference lands (open cuts an unnamed tail).
+  base::Result<base::Bytes> append_body(base::ByteView encoded) {
+    auto ref = bodies->append(encoded);
+    if (!ref) {
+      failed = ref.error();
+      return base::fail(std::move(ref).error());
+    }
+    return ref->encode();
+  }
+
+  // The Pulse with `header` may be committed next.
+  base::Status check_next(const exec::PulseHeader& header) const;
 
   base::Status check_height(std::uint64_t height) const {
     if (!initialized || height > head.height) {
@@ -167,15 +202,31 @@ base::Result<std::unique_ptr<ChainStore>> ChainStore::open(const std::string& di
   SION_TRY(impl->store, state::ObjectStore::open(directory, store_options));
 
   SION_TRY(const auto latest_bytes, impl->store->read_extra(kChain, base::as_bytes(kLatestKey)));
+  state::BlobFilesOptions body_options;
+  body_options.sync = options.sync_writes;
+  body_options.read_only = options.read_only;
+  SION_TRY(impl->bodies, state::BlobFiles::open(directory + "/" + std::string(kBodyFilesFolder), body_options));
   if (latest_bytes) {
     if (latest_bytes->size() != 8) return corrupt("the latest height is not 8 bytes");
+    SION_TRY(const auto marker, impl->store->read_extra(kChain, base::as_bytes(kBodyFilesKey)));
+    if (!marker) {
+      return base::fail(base::Errc::unsupported, "the chain in " + directory +
+                                                     " keeps its bodies in RocksDB, an older format this build does "
+                                                     "not read; start a new data directory");
+    }
     SION_TRY(impl->params, impl->read<exec::ChainParams>(kChain, base::as_bytes(kParamsKey), "the chain parameters"));
     impl->initialized = true;
-    SION_TRY_STATUS(impl->load(base::load_be<std::uint64_t>(latest_bytes->data())));
+    const std::uint64_t latest = base::load_be<std::uint64_t>(latest_bytes->data());
+    SION_TRY_STATUS(impl->load(latest));
+    // A body appended for a Pulse whose batch never landed is cut here.
+    SION_TRY(const state::BlobRef last, impl->body_ref(latest));
+    if (!options.read_only) SION_TRY_STATUS(impl->bodies->discard_after(last));
   } else if (impl->store->version() != 0) {
     return corrupt("the state holds versions but no chain");
   } else if (options.read_only) {
     return base::fail(base::Errc::not_found, "no chain in " + directory);
+  } else {
+    SION_TRY_STATUS(impl->bodies->discard_after(std::nullopt));
   }
   return std::unique_ptr<ChainStore>(new ChainStore(std::move(impl)));
 }
@@ -202,8 +253,10 @@ base::Status ChainStore::initialize(std::span<const state::ObjectWrite> genesis,
   commit::MerkleLog log(commit::kLogSha3);
   log.append(exec::pulse_hash(header));
   state::KvBatch extra;
+  SION_TRY(const base::Bytes body_ref, impl_->append_body(codec::encode(Body{})));
   extra.put(kHeaders, height_key(0), codec::encode(header));
-  extra.put(kBodies, height_key(0), codec::encode(Body{}));
+  extra.put(kBodies, height_key(0), body_ref);
+  extra.put(kChain, base::as_bytes(kBodyFilesKey), base::as_bytes(std::string_view("1")));
   extra.put(kReceipts, height_key(0), codec::encode(Receipts{}));
   extra.put(kChain, base::as_bytes(kParamsKey), codec::encode(params));
   extra.put(kChain, base::as_bytes(kLogHeadKey), codec::encode(log.head()));
@@ -225,26 +278,54 @@ bool ChainStore::initialized() const noexcept {
   return impl_->initialized;
 }
 
-base::Status ChainStore::commit(const exec::Pulse& pulse, const exec::PulseOutcome& outcome) {
-  std::unique_lock lock(impl_->mutex);
-  if (impl_->read_only) return base::fail(base::Errc::invalid_argument, "the chain store is open read-only");
-  if (impl_->failed) return base::fail(*impl_->failed);
-  if (!impl_->initialized) return base::fail(base::Errc::invalid_argument, "the chain store is not initialized");
-  const exec::PulseHeader& header = pulse.header;
-  const std::uint64_t height = impl_->head.height + 1;
-  if (header.height != height || header.parent != exec::pulse_hash(impl_->head)) {
+base::Status ChainStore::Impl::check_next(const exec::PulseHeader& header) const {
+  if (read_only) return base::fail(base::Errc::invalid_argument, "the chain store is open read-only");
+  if (failed) return base::fail(*failed);
+  if (!initialized) return base::fail(base::Errc::invalid_argument, "the chain store is not initialized");
+  if (header.height != head.height + 1 || header.parent != exec::pulse_hash(head)) {
     return base::fail(base::Errc::invalid_argument, "the Pulse at height " + std::to_string(header.height) +
                                                         " does not extend the latest header (height " +
-                                                        std::to_string(impl_->head.height) + ")");
+                                                        std::to_string(head.height) + ")");
   }
-  if (outcome.receipts.size() != pulse.body.size() || outcome.receipts_root != header.receipts_root) {
-    return base::fail(base::Errc::invalid_argument, "the outcome is not the Pulse's (receipts differ)");
+  return {};
+}
+
+base::Result<ChainStore::StagedBody> ChainStore::stage_body(const exec::Pulse& pulse) {
+  {
+    std::shared_lock lock(impl_->mutex);
+    SION_TRY_STATUS(impl_->check_next(pulse.header));
   }
+  auto body_bytes = codec::encode_checked(pulse.body);
+  if (!body_bytes) return base::fail(base::Errc::invalid_argument, "the Pulse's body is not encodable");
+  auto ref = impl_->bodies->append(*body_bytes);
+  if (!ref) {
+    std::unique_lock lock(impl_->mutex);
+    if (!impl_->failed) impl_->failed = ref.error();
+    return base::fail(std::move(ref).error());
+  }
+  return StagedBody{exec::pulse_hash(pulse.header), ref->encode()};
+}
+
+base::Status ChainStore::commit(const exec::Pulse& pulse, const exec::PulseOutcome& outcome) {
+  // Refused input appends nothing.
+  SION_TRY_STATUS(check_outcome(pulse, outcome));
+  SION_TRY(const StagedBody staged, stage_body(pulse));
+  return commit(pulse, outcome, staged);
+}
+
+base::Status ChainStore::commit(const exec::Pulse& pulse, const exec::PulseOutcome& outcome, const StagedBody& staged) {
+  std::unique_lock lock(impl_->mutex);
+  const exec::PulseHeader& header = pulse.header;
+  SION_TRY_STATUS(impl_->check_next(header));
+  const std::uint64_t height = header.height;
+  if (staged.pulse_hash != exec::pulse_hash(header)) {
+    return base::fail(base::Errc::invalid_argument, "the staged body is another Pulse's");
+  }
+  SION_TRY_STATUS(check_outcome(pulse, outcome));
   const Receipts receipts(outcome.receipts);
   auto receipts_bytes = codec::encode_checked(receipts);
-  auto body_bytes = codec::encode_checked(pulse.body);
   auto header_bytes = codec::encode_checked(header);
-  if (!receipts_bytes || !body_bytes || !header_bytes) {
+  if (!receipts_bytes || !header_bytes) {
     return base::fail(base::Errc::invalid_argument, "the Pulse is not encodable");
   }
   // A read failure here leaves nothing changed.
@@ -258,7 +339,6 @@ base::Status ChainStore::commit(const exec::Pulse& pulse, const exec::PulseOutco
   const commit::TreeHead log_head = impl_->log.head();
 
   extra.put(kHeaders, height_key(height), *header_bytes);
-  extra.put(kBodies, height_key(height), *body_bytes);
   extra.put(kReceipts, height_key(height), *receipts_bytes);
   std::array<std::uint8_t, 12> location{};
   base::store_be(location.data(), height);
@@ -268,6 +348,7 @@ base::Status ChainStore::commit(const exec::Pulse& pulse, const exec::PulseOutco
   }
   extra.put(kChain, base::as_bytes(kLogHeadKey), codec::encode(log_head));
   extra.put(kChain, base::as_bytes(kLatestKey), height_key(height));
+  extra.put(kBodies, height_key(height), staged.body_ref);
   auto applied = impl_->store->apply(outcome.writes, std::move(extra));
   if (!applied) {
     // A refused write set (invalid_value) wrote nothing either, but the
@@ -342,8 +423,12 @@ base::Result<exec::PulseHeader> ChainStore::header(std::uint64_t height) const {
 base::Result<std::vector<exec::Transaction>> ChainStore::body(std::uint64_t height) const {
   std::shared_lock lock(impl_->mutex);
   SION_TRY_STATUS(impl_->check_height(height));
-  SION_TRY(auto body, impl_->read<Body>(kBodies, height_key(height), "the body at height " + std::to_string(height)));
-  return std::vector<exec::Transaction>(std::move(body));
+  SION_TRY(const state::BlobRef ref, impl_->body_ref(height));
+  SION_TRY(const base::Bytes bytes, impl_->bodies->read(ref));
+  auto body = codec::decode<Body>(bytes);
+  if (!body)
+    return corrupt("the body at height " + std::to_string(height) + " does not decode: " + body.error().reason);
+  return std::vector<exec::Transaction>(std::move(*body));
 }
 
 base::Result<std::vector<exec::Receipt>> ChainStore::receipts(std::uint64_t height) const {

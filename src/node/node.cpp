@@ -68,7 +68,6 @@ base::Result<std::unique_ptr<Node>> Node::open(NodeOptions options) {
       node->chain_->initialize(exec::genesis_writes(node->options_.genesis), root, node->options_.genesis.params));
   node->pool_ =
       std::make_unique<policy::TxPool>(node->options_.genesis.params, node->options_.policy, node->options_.pool);
-  node->sign_log_head();
   return node;
 }
 
@@ -165,13 +164,20 @@ base::Status Node::apply_pulse(const exec::Pulse& pulse, const exec::PulseOutcom
   included.reserve(pulse.body.size());
   for (const exec::Receipt& receipt : outcome.receipts) included.push_back(receipt.tx_id);
   std::vector<policy::Removed> removed;
+  // The body's write and sync (most of a Pulse's bytes) happen before the
+  // exclusive lock, so admissions wait only for the batch.
+  auto staged = chain_->stage_body(pulse);
+  if (!staged) {
+    if (staged.error().code == Errc::invalid_argument) return base::fail(std::move(staged).error());
+    return fail_storage(std::move(staged).error());
+  }
   {
     // The mempool learns of the Pulse under the same lock as the store
     // commits it: an admission in between would see the new nonces and
     // drop the Pulse's own transactions as stale before they were removed
     // as executed.
     std::unique_lock chain_lock(chain_mutex_);
-    if (auto stored = chain_->commit(pulse, outcome); !stored) {
+    if (auto stored = chain_->commit(pulse, outcome, *staged); !stored) {
       if (stored.error().code == Errc::invalid_argument) return stored;
       return fail_storage(std::move(stored).error());
     }
@@ -181,7 +187,6 @@ base::Status Node::apply_pulse(const exec::Pulse& pulse, const exec::PulseOutcom
     if (!after) return fail_storage(std::move(after).error());
     removed = std::move(after).value();
   }
-  sign_log_head();
   component_logger("node")->info("pulse {} with {} transactions, state root {}", pulse.header.height, pulse.body.size(),
                                  base::to_hex(pulse.header.state_root).substr(0, 16));
   executed_.fetch_add(pulse.body.size());
@@ -240,20 +245,20 @@ void Node::report_removed(const std::vector<policy::Removed>& removed) {
   }
 }
 
-void Node::sign_log_head() {
+SignedLogHead Node::signed_log_head() const {
   commit::TreeHead head;
   {
     auto chain_lock = read_lock();
     head = chain_->log_head();
   }
-  auto signature = wallet::sign_log_head(*options_.validator, head);
+  // Signed when asked for, once per head: a dual signature costs milliseconds
+  // (SLH-DSA signing), which a Pulse no client asks about need not pay.
   std::lock_guard lock(head_mutex_);
-  if (signature) signed_head_ = {head, std::move(signature).value()};
-}
-
-SignedLogHead Node::signed_log_head() const {
-  std::lock_guard lock(head_mutex_);
-  return signed_head_;
+  if (!signed_head_ || signed_head_->head != head) {
+    auto signature = wallet::sign_log_head(*options_.validator, head);
+    if (signature) signed_head_ = SignedLogHead{head, std::move(signature).value()};
+  }
+  return signed_head_.value_or(SignedLogHead{});
 }
 
 // ---- Published data and metrics ----------------------------------------------------------

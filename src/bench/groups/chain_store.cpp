@@ -1,7 +1,8 @@
 // Group `execution`, continued: storing one executed Pulse through the
-// node's ChainStore (docs/performance.md, "execution"): objects, tree nodes,
-// header, body, receipts and the transaction index in one synced RocksDB
-// write batch.
+// node's ChainStore (docs/performance.md, "execution"): the body appended
+// to its body file and synced, then objects, tree nodes, header, body
+// reference, receipts and the transaction index in one synced RocksDB write
+// batch.
 
 #include <fmt/format.h>
 
@@ -71,8 +72,9 @@ base::Status report_chain_store(Context& context, const TransferWorkload& transf
   if (!status) return status;
   context.report_time(
       fmt::format("store a Pulse of {} transfers", txs.size()), stats, TimeUnit::ms,
-      fmt::format("ChainStore::commit, {}: {} object writes and their tree nodes, header, body ({:.1f} MB), "
-                  "receipts, tx index, one synced RocksDB batch; on a fresh store of {} objects (the senders' "
+      fmt::format("ChainStore::commit, {}: {} object writes and their tree nodes, header, body ({:.1f} MB, "
+                  "appended to a body file and synced), receipts, tx index, one synced RocksDB batch; on a fresh "
+                  "store of {} objects (the senders' "
                   "accounts and coins), opened and initialized outside the clock",
                   core.note(), proposed.outcome.writes.size(),
                   static_cast<double>(codec::encoded_size(proposed.pulse.body)) / 1e6, genesis_writes.size()));

@@ -139,10 +139,21 @@ TEST(ChainStore, RefusesPulsesNotOnItsHead) {
   exec::PulseOutcome wrong_outcome = proposed->outcome;
   wrong_outcome.receipts.clear();
   EXPECT_EQ(store->commit(proposed->pulse, wrong_outcome).error().code, base::Errc::invalid_argument);
-  // None of these wrote anything or stopped the store.
+  // A body staged for one Pulse does not commit another.
+  const auto other_tx = chain.transfer(2);
+  auto other = exec::propose_pulse(exec::StorePreState(store->state()), store->head(), std::span(&other_tx, 1), 5,
+                                   chain.proposer, chain.params);
+  ASSERT_TRUE(other.ok()) << other.error().to_string();
+  auto staged = store->stage_body(other->pulse);
+  ASSERT_TRUE(staged.ok()) << staged.error().to_string();
+  EXPECT_EQ(store->commit(proposed->pulse, proposed->outcome, *staged).error().code, base::Errc::invalid_argument);
+  EXPECT_EQ(store->stage_body(wrong_parent).error().code, base::Errc::invalid_argument);
+  // None of these wrote a batch or stopped the store.
   EXPECT_EQ(store->height(), 0u);
   ASSERT_TRUE(store->commit(proposed->pulse, proposed->outcome).ok());
   EXPECT_EQ(store->height(), 1u);
+  EXPECT_EQ(store->body(1).value().size(), 1u);
+  check_against_replay(*store, chain);
 }
 
 TEST(ChainStore, RestartResumesAtTheLastPulse) {
@@ -231,11 +242,21 @@ TEST(ChainStore, AFailedWriteStopsEveryLaterCommit) {
     EXPECT_EQ(store->height(), 2u);
     EXPECT_EQ(store->head(), head);
   }
-  // Reopened, it is at the last Pulse that reached the disk.
+  // Reopened, it is at the last Pulse that reached the disk; the body the
+  // failed commit had appended is cut, and the chain goes on from there.
   auto store = open_store(dir.str());
   ASSERT_TRUE(store);
   EXPECT_EQ(store->height(), 2u);
   EXPECT_EQ(store->head(), head);
+  for (std::uint64_t h = 3; h <= 4; ++h) {
+    const auto tx = chain.transfer(h);
+    ASSERT_TRUE(chain.commit(*store, std::span(&tx, 1)).ok());
+    auto body = store->body(h);
+    ASSERT_TRUE(body.ok()) << body.error().to_string();
+    ASSERT_EQ(body->size(), 1u);
+    EXPECT_EQ(exec::tx_id(body->front().payload), exec::tx_id(tx.payload));
+  }
+  check_against_replay(*store, chain);
 }
 
 // A real failure: the writer process runs under RLIMIT_FSIZE, so RocksDB's

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <array>
 #include <functional>
 #include <string>
@@ -27,6 +29,7 @@ using testing::ChainFixture;
 // The chain's columns after the object store's own, in the order the chain
 // store opens them (docs/state.md, "The node's chain").
 const std::vector<std::string> kChainColumns = {"chain", "headers", "bodies", "receipts", "tx_index", "coins_by_owner"};
+constexpr state::Column kChain = state::extra_column(0);
 constexpr state::Column kBodies = state::extra_column(2);
 constexpr state::Column kReceipts = state::extra_column(3);
 constexpr state::Column kTxIndex = state::extra_column(4);
@@ -130,9 +133,9 @@ TEST_F(Replay, AnotherGenesisIsRefusedAtHeightZero) {
 
 TEST_F(Replay, ABodyRewrittenBreaksTheTransactionsRoot) {
   tamper([](const ChainStore& store, state::KvBatch& batch) {
-    // Height 3 gets height 4's body.
-    const codec::List<exec::Transaction, exec::kMaxPublishedTransactions> body(store.body(4).value());
-    batch.put(kBodies, height_key(3), codec::encode(body));
+    // Height 3 gets height 4's body (its reference to the body files).
+    const base::Bytes ref = store.state().read_extra(kBodies, height_key(4)).value().value();
+    batch.put(kBodies, height_key(3), ref);
   });
   expect_names(replay_error(), "3", "transactions_root");
 }
@@ -178,6 +181,50 @@ TEST_F(Replay, ACoinMissingFromTheOwnerIndexIsNamed) {
     batch.erase(kCoinsByOwner, key);
   });
   expect_names(replay_error(), "5", "coins_by_owner");
+}
+
+// The stores and the body files are checked together: a body whose bytes
+// changed on disk is corrupt_store naming its file, and a store of the older
+// format (bodies inside RocksDB, no "body_files" marker) is refused whole.
+TEST_F(Replay, ABodyFileChangedOnDiskIsCorrupt) {
+  const std::string file = dir.str() + "/bodies/00000000.blob";
+  // Genesis's empty body (one byte, 0x00) is first, then one transfer per Pulse.
+  {
+    auto store = open_read_only();
+    ASSERT_TRUE(store);
+    const base::Bytes genesis_ref = store->state().read_extra(kBodies, height_key(0)).value().value();
+    EXPECT_EQ(base::to_hex(genesis_ref),
+              "00000000"
+              "0000000000000000"
+              "00000001"
+              "527d5351");  // docs/state.md
+  }
+  {
+    std::fstream bytes(file, std::ios::in | std::ios::out | std::ios::binary);
+    bytes.seekp(200);
+    const int was = bytes.peek();
+    bytes.seekp(200);
+    bytes.put(static_cast<char>(was ^ 0x40));
+  }
+  {
+    auto store = open_read_only();
+    ASSERT_TRUE(store);
+    auto body = store->body(1);
+    ASSERT_FALSE(body.ok());
+    EXPECT_EQ(body.error().code, base::Errc::corrupt_store);
+    EXPECT_NE(body.error().reason.find("00000000.blob"), std::string::npos) << body.error().reason;
+  }
+  const base::Error replayed = replay_error();
+  EXPECT_EQ(replayed.code, base::Errc::corrupt_store);
+  EXPECT_NE(replayed.reason.find("CRC-32C"), std::string::npos) << replayed.reason;
+}
+
+TEST_F(Replay, AStoreWithoutBodyFilesIsRefused) {
+  tamper([](const ChainStore&, state::KvBatch& batch) { batch.erase(kChain, base::as_bytes("body_files")); });
+  auto store = ChainStore::open(dir.str());
+  ASSERT_FALSE(store.ok());
+  EXPECT_EQ(store.error().code, base::Errc::unsupported);
+  EXPECT_NE(store.error().reason.find("older format"), std::string::npos) << store.error().reason;
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
 #pragma once
 // The node's chain on disk (docs/ledger.md, "Pulses"; docs/state.md, "The
 // node's chain"): every committed Pulse's header, body and receipts, an
-// index of transaction ids, and the state, all in one RocksDB store. One
-// Pulse is one write batch (ObjectStore::apply with the chain's columns), so
-// a killed process reopens at the last Pulse whose batch completed, with
-// header, body, receipts, index and state in agreement.
+// index of transaction ids, and the state, in one RocksDB store, except the
+// bodies, which go to append-only body files (state::BlobFiles) and are
+// synced before the batch naming them. One Pulse is one write batch
+// (ObjectStore::apply with the chain's columns), so a killed process reopens
+// at the last Pulse whose batch completed, with header, body, receipts,
+// index and state in agreement; a body no batch named is cut on open.
 //
 // The headers also form an RFC 6962 log on SHA3-256 (commit::kLogSha3)
 // whose entry h is pulse_hash(header h), the genesis header being entry 0:
@@ -82,6 +84,18 @@ class ChainStore {
   // ahead of disk, and a node must stop rather than build on state it did
   // not persist.
   base::Status commit(const exec::Pulse& pulse, const exec::PulseOutcome& outcome);
+
+  // The same in two steps, so that the body's write and sync need not be
+  // inside a caller's lock: stage_body appends the next Pulse's body to the
+  // body files (durable, but named by nothing until its commit; the next
+  // open cuts it otherwise), and commit(pulse, outcome, staged) writes the
+  // batch naming it. A failed append stops the store as a failed write does.
+  struct StagedBody {
+    commit::Hash pulse_hash{};  // the Pulse it was staged for
+    base::Bytes body_ref;       // its BlobRef, encoded
+  };
+  base::Result<StagedBody> stage_body(const exec::Pulse& pulse);
+  base::Status commit(const exec::Pulse& pulse, const exec::PulseOutcome& outcome, const StagedBody& staged);
 
   // The parameters and genesis header the store was initialized with.
   const exec::ChainParams& params() const noexcept;

@@ -4,7 +4,8 @@
 // takes:
 //
 //   mempool -> proposal (propose_pulse) -> storage (ChainStore::commit)
-//           -> mempool update -> announcement (events, signed log head)
+//           -> mempool update -> announcement (events; the log head is
+//              signed when a client asks for it)
 //
 // A proposer builds a Pulse with exec::propose_pulse and applies it through
 // apply_pulse(); a follower (more validators come with consensus) checks a
@@ -143,7 +144,6 @@ class Node {
   void announce(const exec::Pulse& pulse, const std::vector<exec::Receipt>& receipts,
                 const std::vector<policy::Removed>& removed);
   void report_removed(const std::vector<policy::Removed>& removed);
-  void sign_log_head();
   void record_interval(std::uint64_t time_ms);
 
   NodeOptions options_;
@@ -158,7 +158,7 @@ class Node {
   TxOutcomes outcomes_;
   EventLog events_;
   mutable std::mutex head_mutex_;
-  SignedLogHead signed_head_;
+  mutable std::optional<SignedLogHead> signed_head_;  // the last one asked for
   mutable std::mutex failure_mutex_;
   std::optional<base::Error> failure_;
   std::atomic<std::uint64_t> executed_{0};
