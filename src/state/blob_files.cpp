@@ -23,8 +23,8 @@ constexpr std::string_view kSuffix = ".blob";
 constexpr std::size_t kDigits = 8;
 
 base::Failure os_error(std::string_view verb, const std::string& path, int error) {
-  return base::fail(Errc::io_error,
-                    "cannot " + std::string(verb) + " body file " + base::quoted_path(path) + ": " + std::strerror(error));
+  return base::fail(Errc::io_error, "cannot " + std::string(verb) + " body file " + base::quoted_path(path) + ": " +
+                                        std::strerror(error));
 }
 
 // The number a file name NNNNNNNN.blob carries, if it is one.
@@ -81,9 +81,8 @@ base::Bytes BlobRef::encode() const {
 
 base::Result<BlobRef> BlobRef::decode(base::ByteView bytes) {
   if (bytes.size() != kEncodedSize) {
-    return base::fail(Errc::invalid_value,
-                      "a body reference is " + std::to_string(bytes.size()) + " bytes, not " +
-                          std::to_string(kEncodedSize));
+    return base::fail(Errc::invalid_value, "a body reference is " + std::to_string(bytes.size()) + " bytes, not " +
+                                               std::to_string(kEncodedSize));
   }
   BlobRef ref;
   ref.file = base::load_be<std::uint32_t>(bytes.data());
@@ -166,8 +165,8 @@ base::Result<BlobRef> BlobFiles::append(base::ByteView value) {
   const std::string path = path_of(current_);
   std::size_t done = 0;
   while (done < value.size()) {
-    const ssize_t put = ::pwrite(fd, value.data() + done, value.size() - done,
-                                 static_cast<off_t>(current_size_ + done));
+    const ssize_t put =
+        ::pwrite(fd, value.data() + done, value.size() - done, static_cast<off_t>(current_size_ + done));
     if (put < 0 && errno == EINTR) continue;
     if (put <= 0) return os_error("write", path, put < 0 ? errno : ENOSPC);
     done += static_cast<std::size_t>(put);
@@ -188,8 +187,8 @@ base::Result<base::Bytes> BlobFiles::read(const BlobRef& ref) const {
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) return os_error("read", path_of(ref.file), errno);
     if (got == 0) {
-      return base::fail(Errc::corrupt_store, "body file " + base::quoted_path(path_of(ref.file)) + " ends before byte " +
-                                                 std::to_string(ref.offset + ref.length));
+      return base::fail(Errc::corrupt_store, "body file " + base::quoted_path(path_of(ref.file)) +
+                                                 " ends before byte " + std::to_string(ref.offset + ref.length));
     }
     done += static_cast<std::size_t>(got);
   }
@@ -227,7 +226,8 @@ base::Status BlobFiles::discard_after(const std::optional<BlobRef>& last) {
                                                  std::to_string(current_size_));
     }
     if (static_cast<std::uint64_t>(info.st_size) > current_size_) {
-      if (::ftruncate(fd, static_cast<off_t>(current_size_)) != 0) return os_error("truncate", path_of(last->file), errno);
+      if (::ftruncate(fd, static_cast<off_t>(current_size_)) != 0)
+        return os_error("truncate", path_of(last->file), errno);
       if (options_.sync && ::fsync(fd) != 0) return os_error("sync", path_of(last->file), errno);
     }
   }

@@ -51,7 +51,10 @@ TEST(Crc32c, MatchesTheRfc3720CheckValues) {
 TEST(BlobRef, EncodesAsTwentyBigEndianBytes) {
   const BlobRef ref{1, 0x0203040506070809ull, 0x0A0B0C0D, 0x527D5351};
   const base::Bytes encoded = ref.encode();
-  EXPECT_EQ(base::to_hex(encoded), "000000010203040506070809" "0a0b0c0d" "527d5351");
+  EXPECT_EQ(base::to_hex(encoded),
+            "000000010203040506070809"
+            "0a0b0c0d"
+            "527d5351");
   auto decoded = BlobRef::decode(encoded);
   ASSERT_TRUE(decoded.ok());
   EXPECT_EQ(*decoded, ref);

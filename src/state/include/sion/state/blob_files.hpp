@@ -90,7 +90,7 @@ class BlobFiles {
 
   std::string directory_;
   BlobFilesOptions options_;
-  std::mutex append_mutex_;  // one append at a time; guards the two below
+  std::mutex append_mutex_;         // one append at a time; guards the two below
   std::uint32_t current_ = 0;       // the file appends go to
   std::uint64_t current_size_ = 0;  // its length: where the next value starts
   mutable std::mutex files_mutex_;  // guards files_ (held only to look up or open)
