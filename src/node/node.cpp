@@ -166,21 +166,21 @@ base::Status Node::apply_pulse(const exec::Pulse& pulse, const exec::PulseOutcom
   std::vector<policy::Removed> removed;
   // The body's write and sync (most of a Pulse's bytes) happen before the
   // exclusive lock, so admissions wait only for the batch.
+  // A Pulse the store refuses is the caller's error; any other failure stops production.
+  const auto refused_or_stopped = [this](base::Error error) -> base::Status {
+    if (error.code == Errc::invalid_argument) return base::fail(std::move(error));
+    return fail_storage(std::move(error));
+  };
   auto staged = chain_->stage_body(pulse);
-  if (!staged) {
-    if (staged.error().code == Errc::invalid_argument) return base::fail(std::move(staged).error());
-    return fail_storage(std::move(staged).error());
-  }
+  if (!staged) return refused_or_stopped(std::move(staged).error());
   {
     // The mempool learns of the Pulse under the same lock as the store
     // commits it: an admission in between would see the new nonces and
     // drop the Pulse's own transactions as stale before they were removed
     // as executed.
     std::unique_lock chain_lock(chain_mutex_);
-    if (auto stored = chain_->commit(pulse, outcome, *staged); !stored) {
-      if (stored.error().code == Errc::invalid_argument) return stored;
-      return fail_storage(std::move(stored).error());
-    }
+    if (auto stored = chain_->commit(pulse, outcome, *staged); !stored)
+      return refused_or_stopped(std::move(stored).error());
     const exec::StoreView view(chain_->state());
     std::lock_guard pool_lock(pool_mutex_);
     auto after = pool_->on_pulse_committed(included, view);

@@ -22,9 +22,10 @@ using base::Errc;
 constexpr std::string_view kSuffix = ".blob";
 constexpr std::size_t kDigits = 8;
 
-base::Failure os_error(std::string_view verb, const std::string& path, int error) {
-  return base::fail(Errc::io_error, "cannot " + std::string(verb) + " body file " + base::quoted_path(path) + ": " +
-                                        std::strerror(error));
+// io_error, "cannot <verb> <what> '<path>': <errno text>".
+base::Failure os_error(std::string_view verb, const std::string& path, int error, std::string_view what = "body file") {
+  return base::fail(Errc::io_error, "cannot " + std::string(verb) + " " + std::string(what) + " " +
+                                        base::quoted_path(path) + ": " + std::strerror(error));
 }
 
 // The number a file name NNNNNNNN.blob carries, if it is one.
@@ -41,8 +42,7 @@ std::optional<std::uint32_t> file_number(std::string_view name) {
 base::Result<std::vector<std::uint32_t>> list_files(const std::string& directory) {
   DIR* dir = ::opendir(directory.c_str());
   if (dir == nullptr) {
-    return base::fail(Errc::io_error,
-                      "cannot list the body files in " + base::quoted_path(directory) + ": " + std::strerror(errno));
+    return os_error("list", directory, errno, "the body folder");
   }
   std::vector<std::uint32_t> numbers;
   while (const dirent* entry = ::readdir(dir)) {
@@ -106,15 +106,13 @@ std::string BlobFiles::path_of(std::uint32_t file) const {
 base::Result<std::unique_ptr<BlobFiles>> BlobFiles::open(const std::string& directory,
                                                          const BlobFilesOptions& options) {
   if (!options.read_only && ::mkdir(directory.c_str(), 0755) != 0 && errno != EEXIST) {
-    return base::fail(Errc::io_error,
-                      "cannot create the body folder " + base::quoted_path(directory) + ": " + std::strerror(errno));
+    return os_error("create", directory, errno, "the body folder");
   }
   std::unique_ptr<BlobFiles> files(new BlobFiles(directory, options));
   struct stat info {};
   if (::stat(directory.c_str(), &info) != 0) {
     if (errno == ENOENT && options.read_only) return files;  // nothing to read yet
-    return base::fail(Errc::io_error,
-                      "cannot open the body folder " + base::quoted_path(directory) + ": " + std::strerror(errno));
+    return os_error("open", directory, errno, "the body folder");
   }
   SION_TRY(const std::vector<std::uint32_t> numbers, list_files(directory));
   if (!numbers.empty()) {
@@ -145,8 +143,7 @@ base::Result<int> BlobFiles::descriptor(std::uint32_t file, bool create) const {
 base::Status BlobFiles::sync_directory() const {
   base::FileDescriptor dir(::open(directory_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!dir.valid() || ::fsync(dir.get()) != 0) {
-    return base::fail(Errc::io_error,
-                      "cannot sync the body folder " + base::quoted_path(directory_) + ": " + std::strerror(errno));
+    return os_error("sync", directory_, errno, "the body folder");
   }
   return {};
 }

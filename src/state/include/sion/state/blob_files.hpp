@@ -79,8 +79,6 @@ class BlobFiles {
   // removes every file. Appends continue after `last`.
   base::Status discard_after(const std::optional<BlobRef>& last);
 
-  const std::string& directory() const noexcept { return directory_; }
-
  private:
   BlobFiles(std::string directory, BlobFilesOptions options);
   std::string path_of(std::uint32_t file) const;
