@@ -31,19 +31,18 @@ constexpr ProfileInfo kProfiles[] = {
     {Profile::hybrid, "hybrid", kHybrid}, {Profile::classic, "classic", kClassic},
 };
 
-KeySeed component_seed(const KeySeed& master, std::size_t index) {
+}  // namespace
+
+KeySeed component_seed(const KeySeed& master, std::uint8_t index) {
   Shake256 xof;
   xof.absorb(base::as_bytes(kComponentSeedTag));
-  const std::uint8_t i = static_cast<std::uint8_t>(index);
-  xof.absorb({&i, 1});
+  xof.absorb({&index, 1});
   xof.absorb(master);
   xof.finalize();
   KeySeed seed;
   xof.squeeze(seed);
   return seed;
 }
-
-}  // namespace
 
 std::string_view profile_name(Profile profile) noexcept {
   for (const auto& p : kProfiles) {
@@ -160,7 +159,7 @@ base::Result<SigningBundle> SigningBundle::from_seed(std::span<const Scheme> sch
   KeyBundle public_bundle;
   keys.reserve(schemes.size());
   for (std::size_t i = 0; i < schemes.size(); ++i) {
-    KeySeed seed = component_seed(master, i);
+    KeySeed seed = component_seed(master, static_cast<std::uint8_t>(i));
     auto key = SigningKey::from_seed(schemes[i], seed);
     base::secure_wipe(seed.data(), seed.size());
     if (!key) return base::fail(std::move(key).error());

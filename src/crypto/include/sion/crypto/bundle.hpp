@@ -112,6 +112,13 @@ class KeyBundleRef {
 // context longer than 255 bytes.
 base::Result<base::Bytes> bound_message(const Hash256& bundle_id, base::ByteView message, base::ByteView context);
 
+// The seed of component `index` of a bundle derived from `master`:
+// SHAKE256("sion/bundle-key/v1" || index || master)[0..32) (docs/crypto.md,
+// "Key derivation"). SigningBundle::from_seed uses it for every part; a
+// holder of the master seed uses it to rebuild one part's SigningKey alone
+// (a validator's ML-DSA-44 link key).
+KeySeed component_seed(const KeySeed& master, std::uint8_t index);
+
 // The secret side of a bundle: one SigningKey per part.
 class SigningBundle {
  public:
