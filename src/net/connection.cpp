@@ -1,12 +1,12 @@
 #include "connection.hpp"
 
 #include <algorithm>
-#include <exception>
 #include <string>
 #include <utility>
 
 #include "sion/base/random.hpp"
 #include "sion/crypto/signature.hpp"
+#include "sion/net/identity.hpp"
 
 namespace sion::net::detail {
 namespace {
@@ -38,14 +38,17 @@ std::string Connection::describe() const {
   return text;
 }
 
-void Connection::dial(const std::string& host, std::uint16_t port) {
-  // The handshake timeout runs from the dial: it bounds the connect too.
+void Connection::arm_handshake_timer() {
   handshake_timer_.expires_after(core_.options.handshake_timeout);
   handshake_timer_.async_wait([self = shared_from_this()](const error_code& ec) {
     if (ec || self->phase_ == Phase::up || self->phase_ == Phase::closed) return;
     if (self->phase_ == Phase::connecting) return self->dial_failed("connect timed out");
     self->fail_handshake(HandshakeFailure::timeout, "handshake not finished in time");
   });
+}
+
+void Connection::dial(const std::string& host, std::uint16_t port) {
+  arm_handshake_timer();  // from the dial: it bounds the connect too
   remote_ = host + ":" + std::to_string(port);
   resolver_.emplace(socket_.get_executor());
   resolver_->async_resolve(
@@ -62,11 +65,7 @@ void Connection::dial(const std::string& host, std::uint16_t port) {
 }
 
 void Connection::accepted() {
-  handshake_timer_.expires_after(core_.options.handshake_timeout);
-  handshake_timer_.async_wait([self = shared_from_this()](const error_code& ec) {
-    if (ec || self->phase_ == Phase::up || self->phase_ == Phase::closed) return;
-    self->fail_handshake(HandshakeFailure::timeout, "handshake not finished in time");
-  });
+  arm_handshake_timer();
   on_connected();
 }
 
@@ -173,16 +172,7 @@ void Connection::on_hello(base::Bytes frame) {
   peer_known_ = true;
   peer_hello_ = std::move(frame);
 
-  const bool initiator = role_ == Role::initiator;
-  const crypto::Hash256 own_transcript = transcript_hash(core_.options.chain_id, initiator ? own_hello_ : peer_hello_,
-                                                         initiator ? peer_hello_ : own_hello_, role_);
-  base::Result<base::Bytes> signature = base::fail(base::Errc::internal, "the signer threw");
-  try {
-    signature = core_.options.signer(own_transcript);
-  } catch (const std::exception& e) {
-    signature = base::fail(base::Errc::internal, std::string("the signer threw: ") + e.what());
-  } catch (...) {
-  }
+  const base::Result<base::Bytes> signature = call_signer(core_.options.signer, transcript(role_));
   if (!signature) return fail_handshake(HandshakeFailure::local_error, "cannot sign: " + signature.error().reason);
   if (signature->size() != kAuthSignatureBytes) {
     return fail_handshake(HandshakeFailure::local_error, "the signer gave " + std::to_string(signature->size()) +
@@ -194,14 +184,17 @@ void Connection::on_hello(base::Bytes frame) {
   queue_control(encode_auth(auth));
 }
 
+crypto::Hash256 Connection::transcript(Role signer) const {
+  const bool initiator = role_ == Role::initiator;
+  return transcript_hash(core_.options.chain_id, initiator ? own_hello_ : peer_hello_,
+                         initiator ? peer_hello_ : own_hello_, signer);
+}
+
 void Connection::on_auth(const base::Bytes& frame) {
   auto auth = decode_auth(frame);
   if (!auth) return fail_handshake(HandshakeFailure::malformed, auth.error().reason);
-  const bool initiator = role_ == Role::initiator;
-  const Role peer_role = initiator ? Role::responder : Role::initiator;
-  const crypto::Hash256 peer_transcript = transcript_hash(core_.options.chain_id, initiator ? own_hello_ : peer_hello_,
-                                                          initiator ? peer_hello_ : own_hello_, peer_role);
-  if (!crypto::verify(crypto::Scheme::ml_dsa_44, core_.slot(peer_).key, peer_transcript, auth->signature)) {
+  const Role peer_role = role_ == Role::initiator ? Role::responder : Role::initiator;
+  if (!crypto::verify(crypto::Scheme::ml_dsa_44, core_.slot(peer_).key, transcript(peer_role), auth->signature)) {
     return fail_handshake(HandshakeFailure::bad_signature, "the Auth signature does not verify under validator " +
                                                                std::to_string(peer_) + "'s ML-DSA-44 key");
   }

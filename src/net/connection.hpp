@@ -48,6 +48,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
  private:
   enum class Phase { connecting, hello, auth, up, closed };
 
+  // Fails the connect or the handshake when it has not finished in time.
+  void arm_handshake_timer();
+  // The transcript hash the side in `signer` signs (docs/net.md, "Handshake").
+  crypto::Hash256 transcript(Role signer) const;
   void on_connected();
   void read();
   void on_read(const boost::system::error_code& ec, std::size_t n);

@@ -126,6 +126,8 @@ class Core {
   void set_up(PeerSlot& slot, bool up);
   void notify(const std::function<void(std::uint32_t)>& handler, std::uint32_t peer);
   void close_all();
+  // Drops every connection the slots and the map hold; the io thread has ended.
+  void release_links();
   bool on_io_thread() const noexcept { return std::this_thread::get_id() == thread_.get_id(); }
 
   tcp::acceptor acceptor_;

@@ -1,6 +1,5 @@
 #include "sion/net/handshake.hpp"
 
-#include <algorithm>
 #include <string>
 
 namespace sion::net {

@@ -1,11 +1,22 @@
 #include "sion/net/identity.hpp"
 
+#include <exception>
 #include <string>
 #include <utility>
 
 #include "sion/crypto/bundle.hpp"
 
 namespace sion::net {
+
+base::Result<base::Bytes> call_signer(const Signer& signer, base::ByteView message) {
+  try {
+    return signer(message);
+  } catch (const std::exception& e) {
+    return base::fail(base::Errc::internal, std::string("the signer threw: ") + e.what());
+  } catch (...) {
+    return base::fail(base::Errc::internal, "the signer threw");
+  }
+}
 
 base::Result<Signer> mldsa_signer(std::shared_ptr<const crypto::SigningKey> key) {
   if (!key) return base::fail(base::Errc::invalid_argument, "no signing key");

@@ -1,7 +1,6 @@
 #include "sion/net/transport.hpp"
 
 #include <algorithm>
-#include <exception>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -12,6 +11,7 @@
 #include "sion/base/random.hpp"
 #include "sion/base/thread_name.hpp"
 #include "sion/crypto/signature.hpp"
+#include "sion/net/identity.hpp"
 
 namespace sion::net {
 namespace detail {
@@ -48,6 +48,10 @@ Core::~Core() {
       thread_.join();
     }
   }
+  release_links();
+}
+
+void Core::release_links() {
   connections_.clear();
   for (auto& slot : slots_) {
     slot->active.reset();
@@ -77,11 +81,7 @@ base::Status Core::check_options() {
   if (options.reconnect_min.count() <= 0 || options.reconnect_max < options.reconnect_min) {
     return fail("reconnect_min must be positive and at most reconnect_max");
   }
-  base::Result<base::Bytes> probe = base::fail(base::Errc::internal, "the signer threw");
-  try {
-    probe = options.signer(base::as_bytes(kSelfCheckMessage));
-  } catch (...) {
-  }
+  const base::Result<base::Bytes> probe = call_signer(options.signer, base::as_bytes(kSelfCheckMessage));
   if (!probe) return fail("the signer failed: " + probe.error().reason);
   if (!crypto::verify(crypto::Scheme::ml_dsa_44, slots_[options.self]->key, base::as_bytes(kSelfCheckMessage),
                       *probe)) {
@@ -179,11 +179,7 @@ void Core::stop() {
   // `stopping` and return, releasing their connections.
   ioc.restart();
   ioc.poll();
-  connections_.clear();
-  for (auto& slot : slots_) {
-    slot->active.reset();
-    slot->dialing.reset();
-  }
+  release_links();
 }
 
 void Core::close_all() {

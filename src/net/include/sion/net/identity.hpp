@@ -19,6 +19,11 @@ namespace sion::net {
 // the transport's io thread, once per handshake.
 using Signer = std::function<base::Result<base::Bytes>(base::ByteView message)>;
 
+// signer(message), with an exception it throws turned into an internal
+// error: the transport calls a caller's function on its io thread and must
+// not let it unwind through Asio.
+base::Result<base::Bytes> call_signer(const Signer& signer, base::ByteView message);
+
 // A Signer over `key`, hedged. invalid_argument unless it is an ML-DSA-44 key.
 base::Result<Signer> mldsa_signer(std::shared_ptr<const crypto::SigningKey> key);
 
