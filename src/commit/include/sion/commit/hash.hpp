@@ -38,28 +38,33 @@ struct HashOrder {
 // The tags, one per use. Values are part of the consensus format: never
 // reuse or renumber one.
 enum class Domain : std::uint8_t {
-  log_leaf = 0x00,      // RFC 6962, Sec. 2.1: MTH({d}) = HASH(0x00 || d)
-  log_node = 0x01,      // RFC 6962, Sec. 2.1: HASH(0x01 || left || right)
-  state_leaf = 0x10,    // sparse Merkle state tree: (key, value hash)
-  state_node = 0x11,    // sparse Merkle state tree: (left, right)
-  sum_leaf = 0x20,      // Merkle sum tree: (hash, amount)
-  sum_node = 0x21,      // Merkle sum tree: (left, right, sum)
-  batch_leaf = 0x30,    // batch root: one item
-  batch_node = 0x31,    // batch root: (left, right)
-  object = 0x40,        // an object's bytes, as stored in the state tree
-  transaction = 0x41,   // a transaction's id
-  account = 0x42,       // an account's id, from its key bundle's id
-  coin = 0x43,          // a coin's id, from the creating transaction and output index
-  pulse_header = 0x44,  // a Pulse header's encoding: the Pulse's hash
-  chain_params = 0x45,  // the chain parameters' encoding: the params hash a header carries
-  receipt_leaf = 0x50,  // receipts root: one receipt's encoding
-  receipt_node = 0x51,  // receipts root: (left, right)
-  tx_leaf = 0x52,       // transactions root: one transaction id
-  tx_node = 0x53,       // transactions root: (left, right)
-  da_share = 0x60,      // data availability: one 512-byte share (a line tree's leaf)
-  da_line_node = 0x61,  // data availability: a row or column tree's (left, right)
-  da_root_leaf = 0x62,  // data root: one row or column root
-  da_root_node = 0x63,  // data root: (left, right)
+  log_leaf = 0x00,          // RFC 6962, Sec. 2.1: MTH({d}) = HASH(0x00 || d)
+  log_node = 0x01,          // RFC 6962, Sec. 2.1: HASH(0x01 || left || right)
+  state_leaf = 0x10,        // sparse Merkle state tree: (key, value hash)
+  state_node = 0x11,        // sparse Merkle state tree: (left, right)
+  sum_leaf = 0x20,          // Merkle sum tree: (hash, amount)
+  sum_node = 0x21,          // Merkle sum tree: (left, right, sum)
+  batch_leaf = 0x30,        // batch root: one item
+  batch_node = 0x31,        // batch root: (left, right)
+  object = 0x40,            // an object's bytes, as stored in the state tree
+  transaction = 0x41,       // a transaction's id
+  account = 0x42,           // an account's id, from its key bundle's id
+  coin = 0x43,              // a coin's id, from the creating transaction and output index
+  pulse_header = 0x44,      // a Pulse header's encoding: the Pulse's hash
+  chain_params = 0x45,      // the chain parameters' encoding: the params hash a header carries
+  receipt_leaf = 0x50,      // receipts root: one receipt's encoding
+  receipt_node = 0x51,      // receipts root: (left, right)
+  tx_leaf = 0x52,           // transactions root: one transaction id
+  tx_node = 0x53,           // transactions root: (left, right)
+  da_share = 0x60,          // data availability: one 512-byte share (a line tree's leaf)
+  da_line_node = 0x61,      // data availability: a row or column tree's (left, right)
+  da_root_leaf = 0x62,      // data root: one row or column root
+  da_root_node = 0x63,      // data root: (left, right)
+  batch_header = 0x70,      // consensus: a lane batch's header, its digest
+  batch_payload = 0x71,     // consensus: a lane batch's payload bytes
+  consensus_block = 0x72,   // consensus: an ordering block's encoding, its hash
+  leader_seed = 0x73,       // consensus: a round number, whose hash picks the leader
+  consensus_signed = 0x74,  // consensus: what a validator signs (kind, chain id, body)
 };
 
 // SHA3-256(tag || data).

@@ -1,0 +1,102 @@
+#include "sion/consensus/messages.hpp"
+
+#include <algorithm>
+
+#include "sion/base/endian.hpp"
+
+namespace sion::consensus {
+
+std::string_view signed_kind_name(SignedKind kind) noexcept {
+  switch (kind) {
+    case SignedKind::proposal:
+      return "proposal";
+    case SignedKind::vote:
+      return "vote";
+    case SignedKind::timeout:
+      return "timeout";
+    case SignedKind::approvals:
+      return "approvals";
+    case SignedKind::pulse_vote:
+      return "pulse_vote";
+  }
+  return "unknown";
+}
+
+Round TimeoutCert::max_high_qc_round() const noexcept {
+  Round highest = 0;
+  for (const TimeoutSignature& t : timeouts) highest = std::max(highest, t.high_qc_round);
+  return highest;
+}
+
+std::string_view message_name(const Message& message) noexcept {
+  return std::visit([](const auto& m) { return codec::type_name<std::decay_t<decltype(m)>>(); }, message);
+}
+
+base::Bytes encode_message(const Message& message) { return codec::encode(message); }
+
+base::Result<Message> decode_message(base::ByteView bytes) { return codec::decode<Message>(bytes); }
+
+Hash batch_digest(const BatchHeader& header) {
+  return commit::tagged_hash(commit::Domain::batch_header, codec::encode(header));
+}
+
+Hash payload_hash(base::ByteView payload) noexcept { return commit::tagged_hash(commit::Domain::batch_payload, payload); }
+
+Hash block_hash(const Block& block) { return commit::tagged_hash(commit::Domain::consensus_block, codec::encode(block)); }
+
+Hash signed_message(SignedKind kind, const Hash& chain_id, base::ByteView body) noexcept {
+  base::Bytes bytes;
+  bytes.reserve(1 + chain_id.size() + body.size());
+  bytes.push_back(static_cast<std::uint8_t>(kind));
+  bytes.insert(bytes.end(), chain_id.begin(), chain_id.end());
+  bytes.insert(bytes.end(), body.begin(), body.end());
+  return commit::tagged_hash(commit::Domain::consensus_signed, bytes);
+}
+
+namespace {
+
+void put_u64(base::Bytes& out, std::uint64_t v) {
+  std::uint8_t word[8];
+  base::store_le(word, v);
+  out.insert(out.end(), word, word + 8);
+}
+
+void put_u32(base::Bytes& out, std::uint32_t v) {
+  std::uint8_t word[4];
+  base::store_le(word, v);
+  out.insert(out.end(), word, word + 4);
+}
+
+}  // namespace
+
+Hash proposal_signed(const Hash& chain_id, const Hash& block) noexcept {
+  return signed_message(SignedKind::proposal, chain_id, block);
+}
+
+Hash vote_signed(const Hash& chain_id, Round round, const Hash& block) noexcept {
+  base::Bytes body;
+  put_u64(body, round);
+  body.insert(body.end(), block.begin(), block.end());
+  return signed_message(SignedKind::vote, chain_id, body);
+}
+
+Hash timeout_signed(const Hash& chain_id, Round round, Round high_qc_round) noexcept {
+  base::Bytes body;
+  put_u64(body, round);
+  put_u64(body, high_qc_round);
+  return signed_message(SignedKind::timeout, chain_id, body);
+}
+
+Hash approvals_signed(const Hash& chain_id, ValidatorIndex approver, std::uint64_t count, const Hash& root) noexcept {
+  base::Bytes body;
+  put_u32(body, approver);
+  put_u64(body, count);
+  body.insert(body.end(), root.begin(), root.end());
+  return signed_message(SignedKind::approvals, chain_id, body);
+}
+
+Hash pulse_vote_signed(const Hash& chain_id, const PulseVoteBody& body) {
+  return signed_message(SignedKind::pulse_vote, chain_id, codec::encode(body));
+}
+
+}  // namespace sion::consensus
