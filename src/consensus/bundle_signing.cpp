@@ -13,8 +13,8 @@ LegPolicy LegPolicy::defaults() {
 
 base::Status LegPolicy::set(SignedKind kind, std::vector<crypto::Scheme> schemes) {
   if (schemes.empty()) {
-    return base::fail(base::Errc::invalid_value, std::string("leg policy: ") + std::string(signed_kind_name(kind)) +
-                                                     " names no scheme");
+    return base::fail(base::Errc::invalid_value,
+                      std::string("leg policy: ") + std::string(signed_kind_name(kind)) + " names no scheme");
   }
   for (std::size_t i = 0; i < schemes.size(); ++i) {
     if (std::count(schemes.begin(), schemes.end(), schemes[i]) > 1) {
@@ -33,9 +33,9 @@ base::Status LegPolicy::check_bundle(const crypto::KeyBundle& bundle) const {
       const bool present = std::any_of(bundle.parts.begin(), bundle.parts.end(),
                                        [scheme](const crypto::PublicKeyPart& p) { return p.scheme == scheme; });
       if (!present) {
-        return base::fail(base::Errc::invalid_value,
-                          std::string("leg policy: ") + std::string(signed_kind_name(kind)) + " requires " +
-                              std::string(crypto::scheme_name(scheme)) + ", which the validator's key bundle lacks");
+        return base::fail(base::Errc::invalid_value, std::string("leg policy: ") + std::string(signed_kind_name(kind)) +
+                                                         " requires " + std::string(crypto::scheme_name(scheme)) +
+                                                         ", which the validator's key bundle lacks");
       }
     }
   }
@@ -51,8 +51,8 @@ std::vector<bool> LegPolicy::mask(const crypto::KeyBundle& bundle, SignedKind ki
   return out;
 }
 
-base::Result<std::unique_ptr<BundleSigner>> BundleSigner::create(crypto::Profile profile,
-                                                                 const crypto::KeySeed& master, LegPolicy policy) {
+base::Result<std::unique_ptr<BundleSigner>> BundleSigner::create(crypto::Profile profile, const crypto::KeySeed& master,
+                                                                 LegPolicy policy) {
   std::unique_ptr<BundleSigner> signer(new BundleSigner());
   for (std::size_t i = 0; i < crypto::profile_schemes(profile).size(); ++i) {
     const crypto::Scheme scheme = crypto::profile_schemes(profile)[i];

@@ -163,13 +163,14 @@ void Core::on_tick(std::uint64_t now_ms) {
 }
 
 std::string Core::describe() const {
-  return "round " + std::to_string(round_) + ", high qc " + std::to_string(high_qc_.round) + ", voted " +
-         std::to_string(last_voted_round_) + ", ordered " + std::to_string(ordered_round_) + ", delivered round " +
-         std::to_string(anchor_.round) + " height " + std::to_string(anchor_.height) + ", queued " +
-         std::to_string(delivery_queue_.size()) + ", blocks " + std::to_string(blocks_.size()) + ", orphans " +
-         std::to_string(orphans_.size()) + ", fetching " + std::to_string(block_fetches_.size()) + " blocks " +
-         std::to_string(batch_fetches_.size()) + " batches, certified " + std::to_string(certified_.size()) +
-         (halted_ ? ", halted" : "") + [this] {
+  return "round " + std::to_string(round_) + (timed_out_ ? " (timed out)" : "") + ", wake in " +
+         (next_wakeup() == kNever ? std::string("never") : std::to_string(next_wakeup() - now_)) + ", high qc " +
+         std::to_string(high_qc_.round) + ", voted " + std::to_string(last_voted_round_) + ", ordered " +
+         std::to_string(ordered_round_) + ", delivered round " + std::to_string(anchor_.round) + " height " +
+         std::to_string(anchor_.height) + ", queued " + std::to_string(delivery_queue_.size()) + ", blocks " +
+         std::to_string(blocks_.size()) + ", orphans " + std::to_string(orphans_.size()) + ", fetching " +
+         std::to_string(block_fetches_.size()) + " blocks " + std::to_string(batch_fetches_.size()) +
+         " batches, certified " + std::to_string(certified_.size()) + (halted_ ? ", halted" : "") + [this] {
            std::string out;
            for (const auto& [digest, fetch] : batch_fetches_) out += " want " + base::to_hex(digest).substr(0, 8);
            return out;

@@ -56,6 +56,7 @@ void Core::deliver_ready() {
 
     CommitAction commit;
     commit.block = hash;
+    commit.proposal = entry.proposal;
     commit.round = block.round;
     commit.time_ms = block.time_ms;
     commit.leader = block.author;

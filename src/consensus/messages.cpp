@@ -8,16 +8,11 @@ namespace sion::consensus {
 
 std::string_view signed_kind_name(SignedKind kind) noexcept {
   switch (kind) {
-    case SignedKind::proposal:
-      return "proposal";
-    case SignedKind::vote:
-      return "vote";
-    case SignedKind::timeout:
-      return "timeout";
-    case SignedKind::approvals:
-      return "approvals";
-    case SignedKind::pulse_vote:
-      return "pulse_vote";
+    case SignedKind::proposal: return "proposal";
+    case SignedKind::vote: return "vote";
+    case SignedKind::timeout: return "timeout";
+    case SignedKind::approvals: return "approvals";
+    case SignedKind::pulse_vote: return "pulse_vote";
   }
   return "unknown";
 }
@@ -40,9 +35,13 @@ Hash batch_digest(const BatchHeader& header) {
   return commit::tagged_hash(commit::Domain::batch_header, codec::encode(header));
 }
 
-Hash payload_hash(base::ByteView payload) noexcept { return commit::tagged_hash(commit::Domain::batch_payload, payload); }
+Hash payload_hash(base::ByteView payload) noexcept {
+  return commit::tagged_hash(commit::Domain::batch_payload, payload);
+}
 
-Hash block_hash(const Block& block) { return commit::tagged_hash(commit::Domain::consensus_block, codec::encode(block)); }
+Hash block_hash(const Block& block) {
+  return commit::tagged_hash(commit::Domain::consensus_block, codec::encode(block));
+}
 
 Hash signed_message(SignedKind kind, const Hash& chain_id, base::ByteView body) noexcept {
   base::Bytes bytes;

@@ -7,6 +7,14 @@
 
 namespace sion::consensus {
 
+namespace {
+
+// Votes and timeouts for rounds further ahead than this are dropped: a
+// validator that far behind catches up through certificates instead.
+constexpr Round kMaxRoundsAhead = 1000;
+
+}  // namespace
+
 bool Core::verify_qc(const QuorumCert& qc) {
   if (qc.round == 0) return qc.block == options_.genesis_block && qc.votes.empty();
   if (verified_qcs_.contains({qc.round, qc.block})) return true;
@@ -135,12 +143,10 @@ void Core::insert_block(const Hash& hash, std::shared_ptr<const ProposalMessage>
 
 void Core::try_vote(const Block& block, const Hash& hash) {
   if (halted_ || block.round != round_) return;
-  if (!options_.unsafe_skip_vote_rule) {
-    if (block.round <= last_voted_round_) return;
-    // The lock: after a timeout certificate, vote only for a block whose
-    // certificate is at least as high as every signer's highest one.
-    if (block.tc && block.qc.round < block.tc->max_high_qc_round()) return;
-  }
+  if (block.round <= last_voted_round_ && !options_.unsafe_skip_round_check) return;
+  // The lock: after a timeout certificate, vote only for a block whose
+  // certificate is at least as high as every signer's highest one.
+  if (block.tc && block.qc.round < block.tc->max_high_qc_round()) return;
   last_voted_round_ = std::max(last_voted_round_, block.round);
   if (!persist_safety()) return;
   sign_vote(block.round, hash);
@@ -159,10 +165,13 @@ void Core::sign_vote(Round round, const Hash& hash) {
 }
 
 void Core::on_vote(const VoteMessage& vote, bool own) {
-  if (!validators_.contains(vote.voter) || vote.round == 0 || vote.round <= high_qc_.round) return;
+  // Votes far ahead of us cannot be for a round we will vote in soon; a
+  // faulty validator must not fill memory with them.
+  if (!validators_.contains(vote.voter) || vote.round <= high_qc_.round || vote.round > round_ + kMaxRoundsAhead) {
+    return;
+  }
   if (!own) {
-    if (!verify(vote.voter, SignedKind::vote, vote_signed(options_.chain_id, vote.round, vote.block),
-                vote.signature)) {
+    if (!verify(vote.voter, SignedKind::vote, vote_signed(options_.chain_id, vote.round, vote.block), vote.signature)) {
       return;
     }
     const auto [seen, fresh] = votes_seen_.try_emplace({vote.voter, vote.round}, vote);
@@ -194,8 +203,10 @@ void Core::local_timeout() {
     halt("could not sign a timeout: " + signature.error().to_string());
     return;
   }
+  std::optional<TimeoutCert> last_tc;
+  if (entry_tc_ && entry_tc_->round + 1 == round_) last_tc = entry_tc_;
   own_timeout_ = std::make_shared<const TimeoutMessage>(
-      TimeoutMessage{round_, options_.self, high_qc_, std::move(*signature)});
+      TimeoutMessage{round_, options_.self, high_qc_, std::move(*signature), std::move(last_tc)});
   timeout_resend_at_ = now_ + options_.timing.round_timeout_ms;
   send(std::nullopt, *own_timeout_);
   on_timeout(*own_timeout_, true);
@@ -205,14 +216,16 @@ void Core::on_timeout(const TimeoutMessage& timeout, bool own) {
   if (!validators_.contains(timeout.sender)) return;
   if (!own) {
     if (timeout.high_qc.round >= timeout.round || !verify_qc(timeout.high_qc) ||
+        (timeout.last_tc && (timeout.last_tc->round + 1 != timeout.round || !verify_tc(*timeout.last_tc))) ||
         !verify(timeout.sender, SignedKind::timeout,
                 timeout_signed(options_.chain_id, timeout.round, timeout.high_qc.round), timeout.signature)) {
       ++stats_.rejected;
       return;
     }
     process_qc(timeout.high_qc, timeout.sender);
+    if (timeout.last_tc) advance_round(timeout.last_tc->round + 1, *timeout.last_tc);
   }
-  if (timeout.round < round_) return;
+  if (timeout.round < round_ || timeout.round > round_ + kMaxRoundsAhead) return;
   auto& senders = timeouts_[timeout.round];
   if (!senders.emplace(timeout.sender, std::make_shared<const TimeoutMessage>(timeout)).second) return;
   std::uint64_t stake = 0;
@@ -248,8 +261,8 @@ void Core::schedule_proposal() {
     return;
   }
   if (high_qc_.round + 1 < round_ && (!entry_tc_ || entry_tc_->round + 1 != round_)) return;
-  const std::uint64_t wait = has_work(high_qc_.block) ? options_.timing.min_block_interval_ms
-                                                      : options_.timing.idle_block_interval_ms;
+  const std::uint64_t wait =
+      has_work(high_qc_.block) ? options_.timing.min_block_interval_ms : options_.timing.idle_block_interval_ms;
   propose_at_ = std::max(now_, parent->second.time_ms + wait);
 }
 

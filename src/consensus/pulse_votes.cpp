@@ -41,7 +41,7 @@ void Core::on_pulse_vote(ValidatorIndex from, const PulseVoteMessage& vote, bool
   const Height height = vote.body.height;
   if (!validators_.contains(vote.voter) || height == 0) return;
   if (!own) {
-    if (!executed_.empty() && height + kPulseVoteWindow < executed_.rbegin()->first) return;
+    if (height + kPulseVoteWindow < anchor_.height || height > anchor_.height + kPulseVoteWindow) return;
     if (!verify(vote.voter, SignedKind::pulse_vote, pulse_vote_signed(options_.chain_id, vote.body), vote.signature)) {
       return;
     }
@@ -71,7 +71,7 @@ void Core::on_pulse_vote(ValidatorIndex from, const PulseVoteMessage& vote, bool
 void Core::on_pulse_certificate(const PulseCertificate& certificate) {
   const Height height = certificate.body.height;
   if (height == 0 || pulse_certs_.contains(height)) return;
-  if (!executed_.empty() && height + kPulseVoteWindow < executed_.rbegin()->first) return;
+  if (height + kPulseVoteWindow < anchor_.height || height > anchor_.height + kPulseVoteWindow) return;
   StakeTally tally(validators_);
   std::optional<ValidatorIndex> previous;
   for (const SignerSignature& vote : certificate.votes) {
@@ -97,8 +97,8 @@ void Core::check_pulse(Height height) {
     return;
   }
   halt("state diverged at height " + std::to_string(height) + ": this validator executed Pulse " +
-       hex(ours->second.pulse) + " to state root " + hex(ours->second.state_root) +
-       ", a quorum certified Pulse " + hex(theirs.pulse) + " with state root " + hex(theirs.state_root));
+       hex(ours->second.pulse) + " to state root " + hex(ours->second.state_root) + ", a quorum certified Pulse " +
+       hex(theirs.pulse) + " with state root " + hex(theirs.state_root));
 }
 
 }  // namespace sion::consensus

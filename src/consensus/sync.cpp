@@ -71,12 +71,15 @@ void Core::on_block_request(ValidatorIndex from, const BlockRequest& request) {
   Hash at = request.hash;
   const std::uint32_t count = std::min(request.count, kBlocksPerRequest);
   while (response.blocks.size() < count) {
+    // Recent blocks from memory, older ones from what the node stored.
     const auto it = blocks_.find(at);
-    if (it == blocks_.end() || !it->second.proposal) break;
-    bytes += codec::encoded_size(*it->second.proposal);
+    const std::shared_ptr<const ProposalMessage> proposal =
+        it != blocks_.end() && it->second.proposal ? it->second.proposal : storage_.load_block(at);
+    if (!proposal) break;
+    bytes += codec::encoded_size(*proposal);
     if (bytes > kMaxResponseBytes && !response.blocks.empty()) break;
-    response.blocks.push_back(*it->second.proposal);
-    at = it->second.parent;
+    response.blocks.push_back(*proposal);
+    at = proposal->block.qc.block;
   }
   if (!response.blocks.empty()) send(from, std::move(response));
 }
@@ -121,7 +124,8 @@ void Core::on_batch_response(const BatchResponse& response) {
     const bool asked = batch_fetches_.contains(digest) || (expected_parent && *expected_parent == digest);
     expected_parent.reset();
     if (!asked) continue;
-    if (batch.payload.size() != batch.header.payload_bytes || payload_hash(batch.payload) != batch.header.payload_hash) {
+    if (batch.payload.size() != batch.header.payload_bytes ||
+        payload_hash(batch.payload) != batch.header.payload_hash) {
       ++stats_.rejected;  // the next attempt asks another validator
       continue;
     }

@@ -37,7 +37,9 @@ Signature fake_sign(ValidatorIndex v, SignedKind kind, const Hash& message) {
 class FakeSigner final : public Signer {
  public:
   explicit FakeSigner(ValidatorIndex self) : self_(self) {}
-  base::Result<Signature> sign(SignedKind kind, const Hash& message) override { return fake_sign(self_, kind, message); }
+  base::Result<Signature> sign(SignedKind kind, const Hash& message) override {
+    return fake_sign(self_, kind, message);
+  }
 
  private:
   ValidatorIndex self_;
@@ -55,16 +57,18 @@ struct Disk : Storage {
   std::optional<SafetyState> safety;
   std::vector<Batch> batches;
   std::map<Hash, std::shared_ptr<const Batch>, commit::HashOrder> by_digest;  // saved and delivered
-  std::uint64_t fail_from = kNever;  // writes fail from this time on
+  std::uint64_t fail_from = kNever;                                           // writes fail from this time on
   std::uint64_t now = 0;
 
   // The ledger the node keeps: delivered blocks and executed roots.
   struct Entry {
     Anchor anchor;
     Hash state_root{};
+    std::shared_ptr<const ProposalMessage> block;
   };
-  std::vector<Entry> ledger;  // one per delivered block
-  std::size_t synced = 0;     // entries durable; the rest a crash may lose
+  std::map<Hash, std::size_t, commit::HashOrder> block_index;  // into the ledger
+  std::vector<Entry> ledger;                                   // one per delivered block
+  std::size_t synced = 0;                                      // entries durable; the rest a crash may lose
 
   base::Status save_safety(const SafetyState& state) override {
     if (now >= fail_from) return base::fail(base::Errc::io_error, "injected: the disk refused the write");
@@ -76,6 +80,10 @@ struct Disk : Storage {
     batches.push_back(batch);
     by_digest[batch_digest(batch.header)] = std::make_shared<const Batch>(batch);
     return {};
+  }
+  std::shared_ptr<const ProposalMessage> load_block(const Hash& hash) override {
+    const auto it = block_index.find(hash);
+    return it == block_index.end() || it->second >= ledger.size() ? nullptr : ledger[it->second].block;
   }
   std::shared_ptr<const Batch> load_batch(const Hash& digest) override {
     const auto it = by_digest.find(digest);
@@ -175,18 +183,22 @@ class World {
   Hash chain_id_{};
   Hash genesis_{};
   Outcome out_;
-  public:
+
+ public:
   std::string who_has(const std::string& prefix) {
     std::string out;
     for (ValidatorIndex v = 0; v < s_.validators; ++v) {
       for (const auto& [d, b] : disks_[v].by_digest) {
-        if (base::to_hex(d).substr(0, 8) == prefix) out += " disk" + std::to_string(v) + "(author " + std::to_string(b->header.author) + " seq " + std::to_string(b->header.seq) + ")";
+        if (base::to_hex(d).substr(0, 8) == prefix)
+          out += " disk" + std::to_string(v) + "(author " + std::to_string(b->header.author) + " seq " +
+                 std::to_string(b->header.seq) + ")";
       }
     }
     return out;
   }
-  private:
-  std::vector<Hash> global_blocks_;                          // the delivered sequence, as first seen
+
+ private:
+  std::vector<Hash> global_blocks_;                        // the delivered sequence, as first seen
   std::map<Height, std::pair<Hash, Hash>> global_pulses_;  // height -> (pulse, root) of honest execution
 };
 
@@ -266,7 +278,7 @@ std::unique_ptr<Core> World::make_core(Instance& in, Recovery recovery) {
   options.timing.idle_block_interval_ms = 150;
   options.timing.min_block_interval_ms = 5;
   options.timing.retry_ms = 100;
-  options.unsafe_skip_vote_rule = s_.unsafe_vote_rule;
+  options.unsafe_skip_round_check = s_.unsafe_round_check;
   in.signer = std::make_unique<FakeSigner>(in.slot);
   return std::make_unique<Core>(options, *set_, *in.signer, verifier_, disks_[in.slot], std::move(recovery), now_);
 }
@@ -318,11 +330,15 @@ void World::route(std::size_t i, const SendAction& send) {
     return;
   }
   auto message = std::make_shared<const Message>(std::move(*decoded));
-  if (std::getenv("SIM_DEBUG") && (std::holds_alternative<BatchRequest>(*message) || std::holds_alternative<BatchResponse>(*message))) {
+  if (std::getenv("SIM_DEBUG") &&
+      (std::holds_alternative<BatchRequest>(*message) || std::holds_alternative<BatchResponse>(*message))) {
     std::string ds;
-    if (auto* r = std::get_if<BatchRequest>(&*message)) for (auto& d : r->wants) ds += " " + base::to_hex(d.digest).substr(0, 8);
-    if (auto* r = std::get_if<BatchResponse>(&*message)) for (auto& b : r->batches) ds += " " + base::to_hex(batch_digest(b.header)).substr(0, 8);
-    std::fprintf(stderr, "%llu: %u sends %s to %d:%s\n", (unsigned long long)(now_ - kStart), in.slot, std::string(message_name(*message)).c_str(), send.to ? (int)*send.to : -1, ds.c_str());
+    if (auto* r = std::get_if<BatchRequest>(&*message))
+      for (auto& d : r->wants) ds += " " + base::to_hex(d.digest).substr(0, 8);
+    if (auto* r = std::get_if<BatchResponse>(&*message))
+      for (auto& b : r->batches) ds += " " + base::to_hex(batch_digest(b.header)).substr(0, 8);
+    std::fprintf(stderr, "%llu: %u sends %s to %d:%s\n", (unsigned long long)(now_ - kStart), in.slot,
+                 std::string(message_name(*message)).c_str(), send.to ? (int)*send.to : -1, ds.c_str());
   }
   for (ValidatorIndex to = 0; to < s_.validators; ++to) {
     if (to == in.slot || (send.to && *send.to != to)) continue;
@@ -334,7 +350,7 @@ void World::route(std::size_t i, const SendAction& send) {
     for (const std::size_t target : by_slot_[to]) {
       ++out_.messages;
       Event e = event_at(now_ + uniform(s_.min_delay_ms, s_.max_delay_ms), Event::deliver, target,
-                   instances_[target].generation);
+                         instances_[target].generation);
       e.from = in.slot;
       e.message = message;
       push(std::move(e));
@@ -395,7 +411,8 @@ void World::on_commit(std::size_t i, const CommitAction& commit) {
     push(std::move(e));
   }
   if (checked(in)) {
-    disk.ledger.push_back(Disk::Entry{commit.anchor, in.state_root});
+    disk.block_index[commit.block] = disk.ledger.size();
+    disk.ledger.push_back(Disk::Entry{commit.anchor, in.state_root, commit.proposal});
     for (const auto& batch : commit.batches) disk.by_digest[batch_digest(batch->header)] = batch;
     // The ledger syncs now and then; a crash loses what came after.
     if (uniform(0, 3) == 0) disk.synced = disk.ledger.size();
@@ -418,13 +435,14 @@ void World::handle(std::size_t i, std::vector<Action> actions) {
       const auto it = global_pulses_.find(body.height);
       if (it != global_pulses_.end() && (it->second.first != body.pulse || it->second.second != body.state_root) &&
           it->second.second != Hash{}) {
-        violation("a quorum certified Pulse " + std::to_string(body.height) + " with a root honest validators did not reach");
+        violation("a quorum certified Pulse " + std::to_string(body.height) +
+                  " with a root honest validators did not reach");
       }
     } else if (auto* evidence = std::get_if<EvidenceAction>(&action)) {
       ++out_.evidence;
       if (instances_[by_slot_[evidence->offender][0]].role != Role::twin) {
-        violation("validator " + std::to_string(evidence->offender) + " (honest) signed conflicting messages: " +
-                  evidence->what);
+        violation("validator " + std::to_string(evidence->offender) +
+                  " (honest) signed conflicting messages: " + evidence->what);
       }
     } else if (auto* halt = std::get_if<HaltAction>(&action)) {
       out_.halts.push_back("validator " + std::to_string(in.slot) + ": " + halt->reason);
@@ -448,7 +466,8 @@ Outcome World::run() {
     if (!healed && now_ >= heal) {
       healed = true;
       for (const Instance& in : instances_) {
-        if (in.role == Role::honest && in.up) out_.height_at_heal = std::max(out_.height_at_heal, in.core->anchor().height);
+        if (in.role == Role::honest && in.up)
+          out_.height_at_heal = std::max(out_.height_at_heal, in.core->anchor().height);
       }
     }
     Instance& in = instances_[e.instance];
@@ -468,20 +487,14 @@ Outcome World::run() {
     }
     if (!in.up || e.generation != in.generation) continue;
     switch (e.kind) {
-      case Event::deliver:
-        in.core->on_message(e.from, *e.message, now_);
-        break;
+      case Event::deliver: in.core->on_message(e.from, *e.message, now_); break;
       case Event::tick:
         if (e.time != in.tick_at) continue;
         in.tick_at = kNever;
         in.core->on_tick(now_);
         break;
-      case Event::checked:
-        in.core->on_batch_checked(e.digest, true, now_);
-        break;
-      case Event::executed:
-        in.core->on_executed(e.height, e.pulse, e.root, now_);
-        break;
+      case Event::checked: in.core->on_batch_checked(e.digest, true, now_); break;
+      case Event::executed: in.core->on_executed(e.height, e.pulse, e.root, now_); break;
       case Event::submit: {
         if (in.core->lane_has_room()) {
           base::Bytes payload(uniform(8, 64));
@@ -489,11 +502,10 @@ Outcome World::run() {
           (void)in.core->submit_batch(std::move(payload), static_cast<std::uint32_t>(uniform(1, 8)), now_);
         }
         push(event_at(now_ + uniform(s_.batch_interval_ms / 2, s_.batch_interval_ms * 3 / 2), Event::submit, e.instance,
-                in.generation));
+                      in.generation));
         break;
       }
-      default:
-        break;
+      default: break;
     }
     after(e.instance);
   }
@@ -518,6 +530,7 @@ Outcome World::run() {
     const Height h = in.core->anchor().height;
     out_.final_min_height = std::min(out_.final_min_height, h);
     out_.final_max_height = std::max(out_.final_max_height, h);
+    if (std::getenv("SIM_DEBUG")) std::fprintf(stderr, "validator %u: %s\n", in.slot, in.core->describe().c_str());
     if (h < out_.height_at_heal + 2) {
       out_.live = false;
       out_.liveness_problem = "validator " + std::to_string(in.slot) + " reached height " + std::to_string(h) +
@@ -541,6 +554,10 @@ Scenario Scenario::random(std::uint64_t seed, std::uint32_t validators) {
   Scenario s;
   s.seed = seed;
   s.validators = validators;
+  if (validators > 4) {  // more messages per round: a shorter run keeps CI's seeds affordable
+    s.duration_ms = 8'000;
+    s.heal_ms = 4'000;
+  }
   const std::uint32_t f = (validators - 1) / 3;
   s.max_delay_ms = static_cast<std::uint32_t>(2 + rng() % 60);
   s.min_delay_ms = static_cast<std::uint32_t>(rng() % (s.max_delay_ms / 2 + 1));
@@ -572,7 +589,7 @@ std::string Scenario::describe() const {
   if (mute) out << ", mute " << mute;
   if (storage_faults) out << ", disk faults " << storage_faults;
   if (bad_executors) out << ", bad executors " << bad_executors;
-  if (unsafe_vote_rule) out << ", UNSAFE vote rule";
+  if (unsafe_round_check) out << ", UNSAFE: no round check";
   return out.str();
 }
 

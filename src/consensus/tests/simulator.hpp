@@ -31,7 +31,9 @@ struct Scenario {
   std::uint32_t storage_faults = 0;  // validators whose disk fails from some time on: they must halt
   std::uint32_t bad_executors = 0;   // validators whose execution diverges: they must halt
   std::uint64_t batch_interval_ms = 20;
-  bool unsafe_vote_rule = false;  // every core skips the vote rule: the simulator must find a fork
+  // Every core votes twice in a round when it can (CoreOptions); the
+  // simulator must catch it.
+  bool unsafe_round_check = false;
 
   // The scenario a seed picks: faults drawn from the seed, within f.
   static Scenario random(std::uint64_t seed, std::uint32_t validators);

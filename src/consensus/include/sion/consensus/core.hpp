@@ -25,10 +25,12 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <variant>
 #include <vector>
 
+#include "sion/base/endian.hpp"
 #include "sion/base/result.hpp"
 #include "sion/consensus/messages.hpp"
 #include "sion/consensus/signing.hpp"
@@ -43,8 +45,8 @@ struct Timing {
   std::uint64_t idle_block_interval_ms = 500;  // ... or this long when it has nothing to order
   std::uint64_t round_timeout_ms = 1500;       // a round without progress times out, doubling up to the max
   std::uint64_t max_round_timeout_ms = 12000;
-  std::uint64_t approval_delay_ms = 1;     // approvals wait this long to share one signed sheet
-  std::uint64_t retry_ms = 250;            // fetches and unapproved own batches are resent this often
+  std::uint64_t approval_delay_ms = 1;      // approvals wait this long to share one signed sheet
+  std::uint64_t retry_ms = 250;             // fetches and unapproved own batches are resent this often
   std::uint64_t max_clock_drift_ms = 2000;  // a block's time may be at most this far ahead of ours
 };
 
@@ -57,9 +59,9 @@ struct CoreOptions {
   std::uint64_t max_lane_gap = 64;        // batches of one lane a block may newly order
   std::uint64_t max_own_pending = 16;     // own batches not yet committed
   std::uint64_t retention_rounds = 4000;  // committed blocks and batches kept to serve peers that lag
-  // Test only: vote without the round and lock checks. The simulator must
-  // catch the forks this allows.
-  bool unsafe_skip_vote_rule = false;
+  // Test only: vote again in a round already voted in, breaking a safety
+  // rule on purpose; the simulator must catch it.
+  bool unsafe_skip_round_check = false;
 };
 
 // What must be on disk before a vote or timeout leaves (docs/consensus.md,
@@ -77,8 +79,8 @@ struct SafetyState {
 
 // One lane as of a delivered block.
 struct LaneState {
-  std::uint64_t seq = 0;  // the last batch of the lane delivered, 0 for none
-  Hash digest{};          // its digest, zero for none
+  std::uint64_t seq = 0;      // the last batch of the lane delivered, 0 for none
+  Hash digest{};              // its digest, zero for none
   std::uint64_t ordered = 0;  // the highest tip seq any block up to here carried (>= seq)
   static constexpr std::string_view codec_name = "LaneState";
   static constexpr auto codec_fields() {
@@ -116,6 +118,9 @@ class Storage {
   // A batch saved earlier or delivered in a stored Pulse, to serve a peer
   // that fetches it after the core has let it go; null if not kept.
   virtual std::shared_ptr<const Batch> load_batch(const Hash& digest) = 0;
+  // A delivered block (CommitAction::proposal) the node stored, to serve a
+  // peer catching up from further back than the core keeps; null if none.
+  virtual std::shared_ptr<const ProposalMessage> load_block(const Hash& hash) = 0;
 };
 
 // What a restarted core starts from; default-constructed for a new chain.
@@ -143,6 +148,7 @@ struct CheckBatchAction {
 // batches in the flattening order (docs/consensus.md, "Flattening").
 struct CommitAction {
   Hash block{};
+  std::shared_ptr<const ProposalMessage> proposal;  // the block as proposed, to store and serve
   Round round = 0;
   std::uint64_t time_ms = 0;
   ValidatorIndex leader = 0;
@@ -168,14 +174,14 @@ struct HaltAction {
   std::string reason;
 };
 
-using Action = std::variant<SendAction, CheckBatchAction, CommitAction, PulseCertifiedAction, EvidenceAction,
-                            HaltAction>;
+using Action =
+    std::variant<SendAction, CheckBatchAction, CommitAction, PulseCertifiedAction, EvidenceAction, HaltAction>;
 
 struct CoreStats {
-  std::uint64_t proposals = 0;        // proposals this core made
-  std::uint64_t votes = 0;            // votes it sent
-  std::uint64_t timeouts = 0;         // rounds it timed out
-  std::uint64_t rejected = 0;         // messages refused (bad signature, certificate or shape)
+  std::uint64_t proposals = 0;  // proposals this core made
+  std::uint64_t votes = 0;      // votes it sent
+  std::uint64_t timeouts = 0;   // rounds it timed out
+  std::uint64_t rejected = 0;   // messages refused (bad signature, certificate or shape)
   std::uint64_t blocks_committed = 0;
   std::uint64_t blocks_fetched = 0;
   std::uint64_t batches_fetched = 0;
@@ -309,7 +315,12 @@ class Core {
   bool halted_ = false;
   std::vector<Action> actions_;
   CoreStats stats_;
-  std::set<Hash, commit::HashOrder> verified_;  // signature checks already passed: H(message, signature)
+  // Signature checks already passed, keyed by H(signature, message, signer).
+  // Only ever looked up, never iterated, so no decision depends on its order.
+  struct KeyPrefix {
+    std::size_t operator()(const Hash& h) const noexcept { return base::load_le<std::uint64_t>(h.data()); }
+  };
+  std::unordered_set<Hash, KeyPrefix> verified_;
 
   // Lanes.
   std::map<Hash, std::shared_ptr<const Batch>, commit::HashOrder> batches_;

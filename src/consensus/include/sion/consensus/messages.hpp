@@ -174,8 +174,8 @@ struct Block {
   ValidatorIndex author = 0;
   std::uint64_t time_ms = 0;  // Unix milliseconds, above the parent's
   QuorumCert qc;
-  std::optional<TimeoutCert> tc;                  // present when qc.round + 1 < round
-  codec::List<LaneTip, kMaxValidators> tips;      // authors ascending, one per lane at most
+  std::optional<TimeoutCert> tc;              // present when qc.round + 1 < round
+  codec::List<LaneTip, kMaxValidators> tips;  // authors ascending, one per lane at most
 
   static constexpr std::string_view codec_name = "Block";
   static constexpr auto codec_fields() {
@@ -253,11 +253,15 @@ struct TimeoutMessage {
   ValidatorIndex sender = 0;
   QuorumCert high_qc;
   Signature signature;  // over (round, high_qc.round)
+  // The timeout certificate of round - 1 that brought the sender to this
+  // round, if one did: it brings a validator that missed it along.
+  std::optional<TimeoutCert> last_tc;
   static constexpr std::string_view codec_name = "TimeoutMessage";
   static constexpr auto codec_fields() {
     return std::tuple{codec::field("round", &TimeoutMessage::round), codec::field("sender", &TimeoutMessage::sender),
                       codec::field("high_qc", &TimeoutMessage::high_qc),
-                      codec::field("signature", &TimeoutMessage::signature)};
+                      codec::field("signature", &TimeoutMessage::signature),
+                      codec::field("last_tc", &TimeoutMessage::last_tc)};
   }
   bool operator==(const TimeoutMessage&) const = default;
 };
@@ -331,9 +335,8 @@ struct PulseCertificate {
 };
 
 // The tag of each alternative is its index: part of the wire format.
-using Message = std::variant<BatchMessage, ApprovalsMessage, ProposalMessage, VoteMessage, TimeoutMessage,
-                             BlockRequest, BlockResponse, BatchRequest, BatchResponse, PulseVoteMessage,
-                             PulseCertificate>;
+using Message = std::variant<BatchMessage, ApprovalsMessage, ProposalMessage, VoteMessage, TimeoutMessage, BlockRequest,
+                             BlockResponse, BatchRequest, BatchResponse, PulseVoteMessage, PulseCertificate>;
 
 std::string_view message_name(const Message& message) noexcept;
 
