@@ -90,6 +90,7 @@ base::Result<std::unique_ptr<BundleVerifier>> BundleVerifier::create(std::vector
                                                                      std::shared_ptr<crypto::VerifyCache> cache) {
   std::unique_ptr<BundleVerifier> verifier(new BundleVerifier());
   for (std::size_t i = 0; i < validators.size(); ++i) {
+    SION_TRY_STATUS_CONTEXT("validator " + std::to_string(i), crypto::check_key_bundle(validators[i]));
     SION_TRY_STATUS_CONTEXT("validator " + std::to_string(i), policy.check_bundle(validators[i]));
     Validator v;
     v.id = crypto::bundle_id(validators[i]);

@@ -74,7 +74,11 @@ void Core::deliver_ready() {
 }
 
 void Core::note_committed_batches(const std::vector<std::shared_ptr<const Batch>>& batches) {
-  for (const auto& batch : batches) committed_batches_.emplace_back(anchor_.round, batch_digest(batch->header));
+  for (const auto& batch : batches) {
+    const Hash digest = batch_digest(batch->header);
+    committed_batches_.emplace_back(anchor_.round, digest);
+    delivered_digests_.insert(digest);
+  }
   // Forget what the delivered lanes have passed.
   for (ValidatorIndex a = 0; a < validators_.size(); ++a) {
     const LaneState& lane = anchor_.lanes[a];
@@ -97,6 +101,7 @@ void Core::note_committed_batches(const std::vector<std::shared_ptr<const Batch>
   // Delivered batches stay a while for peers that fetch them.
   while (!committed_batches_.empty() && committed_batches_.front().first + options_.retention_rounds < anchor_.round) {
     batches_.erase(committed_batches_.front().second);
+    delivered_digests_.erase(committed_batches_.front().second);
     committed_batches_.pop_front();
   }
 }

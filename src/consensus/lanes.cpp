@@ -82,9 +82,12 @@ void Core::on_batch(ValidatorIndex from, const Batch& batch) {
     ++stats_.rejected;
     return;
   }
-  if (h.seq <= anchor_.lanes[h.author].seq) return;
+  // Only batches within reach of what is delivered: a faulty author cannot
+  // make us check, store and keep an endless lane.
+  const LaneState& delivered = anchor_.lanes[h.author];
+  if (h.seq <= delivered.seq || h.seq > delivered.seq + options_.max_lane_gap) return;
   const Hash digest = batch_digest(h);
-  if (batches_.contains(digest) || awaiting_check_.contains(digest)) return;
+  if (batches_.contains(digest) || awaiting_check_.contains(digest) || refused_.contains(digest)) return;
   // One approval per place in a lane: an author that forks its lane gets
   // at most one branch approved by us.
   if (approved_[h.author].contains(h.seq)) return;
@@ -106,6 +109,9 @@ void Core::on_batch_checked(const Hash& digest, bool valid, std::uint64_t now_ms
   const auto it = batches_.find(digest);
   if (it == batches_.end()) return;
   if (!valid) {
+    // Remembered, so that the author resending it costs no second check.
+    if (refused_.size() >= 4096) refused_.clear();
+    refused_.insert(digest);
     if (!certified_.contains(digest)) batches_.erase(it);
     return;
   }
@@ -134,10 +140,21 @@ void Core::approve(const Hash& digest, const std::shared_ptr<const Batch>& batch
 
 void Core::flush_approvals() {
   flush_at_ = kNever;
-  if (pending_approvals_.empty()) return;
+  while (!pending_approvals_.empty() && !halted_) {
+    // One sheet holds at most kMaxApprovalsPerSheet digests; more wait for the next.
+    const std::size_t take = std::min(pending_approvals_.size(), kMaxApprovalsPerSheet);
+    std::vector<Hash> digests(pending_approvals_.begin(),
+                              pending_approvals_.begin() + static_cast<std::ptrdiff_t>(take));
+    pending_approvals_.erase(pending_approvals_.begin(),
+                             pending_approvals_.begin() + static_cast<std::ptrdiff_t>(take));
+    sign_sheet(std::move(digests));
+  }
+}
+
+void Core::sign_sheet(std::vector<Hash> digests) {
   ApprovalsMessage sheet;
   sheet.approver = options_.self;
-  sheet.digests = std::exchange(pending_approvals_, {});
+  sheet.digests = std::move(digests);
   const std::vector<base::ByteView> views = digest_views(sheet.digests);
   const Hash root = commit::batch_root(views);
   auto signature =

@@ -89,7 +89,7 @@ void Core::on_proposal(ValidatorIndex from, const std::shared_ptr<const Proposal
     // Shape: a block extends the previous round's certificate, or a timeout
     // certificate of the previous round justifies the gap.
     const bool direct = !block.tc && block.qc.round + 1 == block.round;
-    const bool after_timeout = block.tc && block.tc->round + 1 == block.round && block.qc.round < block.round;
+    const bool after_timeout = block.tc && block.tc->round + 1 == block.round && block.qc.round + 1 < block.round;
     if ((!direct && !after_timeout) || !verify_qc(block.qc) || (block.tc && !verify_tc(*block.tc))) {
       ++stats_.rejected;
       return;
@@ -233,14 +233,7 @@ void Core::on_timeout(const TimeoutMessage& timeout, bool own) {
   // A third of the stake timing out a round we are in (or ahead of us):
   // join, so that a timeout certificate forms even if our timer is slower.
   if (stake >= validators_.availability() && !(timed_out_ && round_ == timeout.round)) {
-    if (timeout.round > round_) {
-      round_ = timeout.round;
-      entry_tc_.reset();
-      proposed_ = false;
-      propose_at_ = kNever;
-      timed_out_ = false;
-      own_timeout_.reset();
-    }
+    advance_round(timeout.round, std::nullopt);
     if (!timed_out_) local_timeout();
   }
   if (stake < validators_.quorum()) return;
@@ -366,6 +359,12 @@ void Core::prune() {
   std::erase_if(proposals_seen_, [&](const auto& entry) { return entry.first.second < floor; });
   std::erase_if(votes_seen_, [&](const auto& entry) { return entry.first.second < floor; });
   std::erase_if(verified_qcs_, [&](const auto& entry) { return entry.first < floor && entry.first != high_qc_.round; });
+  // Batches at or below a delivered lane position that were not delivered
+  // (a forked or skipped branch) can never be needed again.
+  std::erase_if(batches_, [&](const auto& entry) {
+    const BatchHeader& h = entry.second->header;
+    return h.seq <= anchor_.lanes[h.author].seq && !delivered_digests_.contains(entry.first);
+  });
   std::erase_if(orphans_, [&](const auto& entry) {
     return entry.second.empty() || entry.second.front()->block.round < ordered_round_;
   });

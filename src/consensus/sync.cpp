@@ -10,6 +10,7 @@ namespace sion::consensus {
 namespace {
 
 constexpr std::uint32_t kBlocksPerRequest = 32;
+constexpr std::size_t kAttemptsPerSource = 8;
 constexpr std::size_t kMaxResponseBytes = 8 * 1024 * 1024;
 
 // `first` (when a peer), then every other validator but us, in index order.
@@ -47,6 +48,13 @@ void Core::want_batch(const Hash& digest, const std::vector<ValidatorIndex>& sou
 }
 
 void Core::run_fetches() {
+  // A fetch every validator was asked for several times is given up; what
+  // needs it asks again when it next sees the hash.
+  const auto exhausted = [this](const auto& entry) {
+    return entry.second.attempt >= kAttemptsPerSource * entry.second.sources.size();
+  };
+  std::erase_if(block_fetches_, exhausted);
+  std::erase_if(batch_fetches_, exhausted);
   for (auto& [hash, fetch] : block_fetches_) {
     if (fetch.next_at > now_ || fetch.sources.empty()) continue;
     send(fetch.sources[fetch.attempt % fetch.sources.size()], BlockRequest{hash, kBlocksPerRequest});

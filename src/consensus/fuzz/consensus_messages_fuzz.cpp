@@ -135,15 +135,12 @@ void fuzz_session(base::ByteView input) {
         now += body.empty() ? 1 : body[0];
         core.on_tick(now);
         break;
-      case op_batch:
-        (void)core.submit_batch(base::Bytes(body.begin(), body.end()), 1, now);
-        break;
+      case op_batch: (void)core.submit_batch(base::Bytes(body.begin(), body.end()), 1, now); break;
       case op_executed:
         core.on_executed(body.empty() ? 1 : body[0], filled(body.size() > 1 ? body[1] : 0),
                          filled(body.size() > 2 ? body[2] : 0), now);
         break;
-      default:
-        break;
+      default: break;
     }
     drain(core, now);
   }

@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "sample_values.hpp"
 #include "sion/base/bytes.hpp"
 #include "sion/base/testing/doc_values.hpp"
 #include "sion/commit/batch_root.hpp"
@@ -22,21 +23,8 @@
 namespace sion::consensus {
 namespace {
 
-Hash filled(std::uint8_t b) {
-  Hash h;
-  h.fill(b);
-  return h;
-}
-
-// A signature of a two-part key bundle (say ML-DSA-44, SLH-DSA-SHA2-128f)
-// under a policy that requires the first leg only; the parts are stand-ins
-// of three bytes, not real signatures.
-Signature one_leg(std::uint8_t b) {
-  Signature s;
-  s.parts.emplace_back(base::Bytes(3, b));
-  s.parts.emplace_back();
-  return s;
-}
+using testing::filled;
+using testing::one_leg;
 
 // Both legs, as the default policy requires of a Pulse vote.
 Signature two_legs(std::uint8_t b) {

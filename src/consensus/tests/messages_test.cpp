@@ -2,23 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include "sample_values.hpp"
 #include "sion/commit/batch_root.hpp"
 
 namespace sion::consensus {
 namespace {
 
-Hash filled(std::uint8_t b) {
-  Hash h;
-  h.fill(b);
-  return h;
-}
+using testing::filled;
 
-Signature sig(std::uint8_t b) {
-  Signature s;
-  s.parts.emplace_back(base::Bytes(4, b));
-  s.parts.emplace_back();
-  return s;
-}
+Signature sig(std::uint8_t b) { return testing::one_leg(b); }
 
 Block sample_block() {
   Block block;

@@ -184,20 +184,6 @@ class World {
   Hash genesis_{};
   Outcome out_;
 
- public:
-  std::string who_has(const std::string& prefix) {
-    std::string out;
-    for (ValidatorIndex v = 0; v < s_.validators; ++v) {
-      for (const auto& [d, b] : disks_[v].by_digest) {
-        if (base::to_hex(d).substr(0, 8) == prefix)
-          out += " disk" + std::to_string(v) + "(author " + std::to_string(b->header.author) + " seq " +
-                 std::to_string(b->header.seq) + ")";
-      }
-    }
-    return out;
-  }
-
- private:
   std::vector<Hash> global_blocks_;                        // the delivered sequence, as first seen
   std::map<Height, std::pair<Hash, Hash>> global_pulses_;  // height -> (pulse, root) of honest execution
 };
@@ -330,16 +316,6 @@ void World::route(std::size_t i, const SendAction& send) {
     return;
   }
   auto message = std::make_shared<const Message>(std::move(*decoded));
-  if (std::getenv("SIM_DEBUG") &&
-      (std::holds_alternative<BatchRequest>(*message) || std::holds_alternative<BatchResponse>(*message))) {
-    std::string ds;
-    if (auto* r = std::get_if<BatchRequest>(&*message))
-      for (auto& d : r->wants) ds += " " + base::to_hex(d.digest).substr(0, 8);
-    if (auto* r = std::get_if<BatchResponse>(&*message))
-      for (auto& b : r->batches) ds += " " + base::to_hex(batch_digest(b.header)).substr(0, 8);
-    std::fprintf(stderr, "%llu: %u sends %s to %d:%s\n", (unsigned long long)(now_ - kStart), in.slot,
-                 std::string(message_name(*message)).c_str(), send.to ? (int)*send.to : -1, ds.c_str());
-  }
   for (ValidatorIndex to = 0; to < s_.validators; ++to) {
     if (to == in.slot || (send.to && *send.to != to)) continue;
     if (in.role == Role::twin && twin_of_receiver_[to] != in.twin && twin_of_receiver_[to] != 2) continue;
@@ -530,17 +506,12 @@ Outcome World::run() {
     const Height h = in.core->anchor().height;
     out_.final_min_height = std::min(out_.final_min_height, h);
     out_.final_max_height = std::max(out_.final_max_height, h);
-    if (std::getenv("SIM_DEBUG")) std::fprintf(stderr, "validator %u: %s\n", in.slot, in.core->describe().c_str());
     if (h < out_.height_at_heal + 2) {
       out_.live = false;
       out_.liveness_problem = "validator " + std::to_string(in.slot) + " reached height " + std::to_string(h) +
                               ", no more than 2 beyond the " + std::to_string(out_.height_at_heal) +
                               " honest validators had when the faults ended (round " +
                               std::to_string(in.core->round()) + "): " + in.core->describe();
-      const std::string d = in.core->describe();
-      for (std::size_t at = d.find(" want "); at != std::string::npos; at = d.find(" want ", at + 1)) {
-        out_.liveness_problem += "\n   " + d.substr(at + 6, 8) + ":" + who_has(d.substr(at + 6, 8));
-      }
     }
   }
   return out_;

@@ -6,10 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
 #include "simulator.hpp"
+#include "sion/base/testing/sanitizers.hpp"
 
 namespace sion::consensus::sim {
 namespace {
@@ -35,7 +37,11 @@ void run_chunk(std::uint32_t n, int chunk, std::uint64_t per_chunk_default) {
     if (chunk == 0) expect_safe_and_live(Scenario::random(single, n));
     return;
   }
-  const std::uint64_t per = env_u64("SION_SIM_SEEDS", per_chunk_default);
+  // Under a sanitizer a run is several times slower; a tenth of the seeds
+  // still walks every path for it to check, and the Release run has them all.
+  const std::uint64_t sanitized_default = std::max<std::uint64_t>(per_chunk_default / 10, 2);
+  const std::uint64_t per =
+      env_u64("SION_SIM_SEEDS", base::testing::kSanitized ? sanitized_default : per_chunk_default);
   const std::uint64_t first = std::uint64_t{n} * 1'000'000 + static_cast<std::uint64_t>(chunk) * per + 1;
   for (std::uint64_t seed = first; seed < first + per; ++seed) {
     const Scenario scenario = Scenario::random(seed, n);

@@ -259,6 +259,7 @@ class Core {
   bool parent_in_lane(const BatchHeader& header) const;
   void approve(const Hash& digest, const std::shared_ptr<const Batch>& batch);
   void flush_approvals();
+  void sign_sheet(std::vector<Hash> digests);
   void on_approvals(const ApprovalsMessage& message, bool own);
   void add_approval(const Hash& digest, ApprovalProof proof);
   void try_certify(const Hash& digest);
@@ -326,6 +327,7 @@ class Core {
   std::map<Hash, std::shared_ptr<const Batch>, commit::HashOrder> batches_;
   std::vector<std::map<std::uint64_t, Hash>> approved_;  // per author: seq -> the digest we approved
   std::set<Hash, commit::HashOrder> awaiting_check_;
+  std::set<Hash, commit::HashOrder> refused_;  // batches the node found invalid
   std::map<Hash, std::shared_ptr<const Batch>, commit::HashOrder> waiting_for_parent_batch_;  // by parent
   std::vector<Hash> pending_approvals_;
   std::uint64_t flush_at_ = kNever;
@@ -335,7 +337,8 @@ class Core {
   std::uint64_t own_seq_ = 0;
   Hash own_tip_{};
   std::uint64_t resend_at_ = kNever;
-  std::deque<std::pair<Round, Hash>> committed_batches_;  // for pruning
+  std::deque<std::pair<Round, Hash>> committed_batches_;  // delivered, kept for peers until pruned
+  std::set<Hash, commit::HashOrder> delivered_digests_;   // the same digests, to look up
 
   // Ordering.
   Round round_ = 1;

@@ -174,7 +174,7 @@ struct Block {
   ValidatorIndex author = 0;
   std::uint64_t time_ms = 0;  // Unix milliseconds, above the parent's
   QuorumCert qc;
-  std::optional<TimeoutCert> tc;              // present when qc.round + 1 < round
+  std::optional<TimeoutCert> tc;              // present exactly when qc.round + 1 < round
   codec::List<LaneTip, kMaxValidators> tips;  // authors ascending, one per lane at most
 
   static constexpr std::string_view codec_name = "Block";
