@@ -50,7 +50,7 @@ void Core::want_batch(const Hash& digest, const std::vector<ValidatorIndex>& sou
 void Core::run_fetches() {
   // A fetch every validator was asked for several times is given up; what
   // needs it asks again when it next sees the hash.
-  const auto exhausted = [this](const auto& entry) {
+  const auto exhausted = [](const auto& entry) {
     return entry.second.attempt >= kAttemptsPerSource * entry.second.sources.size();
   };
   std::erase_if(block_fetches_, exhausted);

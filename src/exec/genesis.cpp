@@ -50,6 +50,39 @@ base::Result<GenesisAccount> account_from_json(const base::JsonView& item) {
   return account;
 }
 
+// The kinds of consensus message, as the "legs" object names them, and
+// where their legs live.
+struct LegsField {
+  std::string_view name;
+  std::vector<crypto::Scheme> ConsensusRules::*legs;
+};
+constexpr LegsField kLegsFields[] = {
+    {"proposal", &ConsensusRules::proposal_legs},     {"vote", &ConsensusRules::vote_legs},
+    {"timeout", &ConsensusRules::timeout_legs},       {"approvals", &ConsensusRules::approvals_legs},
+    {"pulse_vote", &ConsensusRules::pulse_vote_legs},
+};
+
+base::Result<ConsensusRules> consensus_from_json(const base::JsonView& view) {
+  SION_TRY(auto object, view.as_object());
+  ConsensusRules rules;
+  SION_TRY(auto legs, object.object("legs"));
+  for (const LegsField& field : kLegsFields) {
+    SION_TRY(const base::JsonArray names, legs.array(field.name));
+    std::vector<crypto::Scheme> schemes;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      SION_TRY(const std::string name, names[i].as_string());
+      const auto scheme = crypto::scheme_from_name(name);
+      if (!scheme) return names[i].invalid("no such signature scheme");
+      schemes.push_back(*scheme);
+    }
+    rules.*field.legs = std::move(schemes);
+  }
+  SION_TRY_STATUS(legs.finish());
+  SION_TRY(rules.max_lane_gap, object.u64("max_lane_gap"));
+  SION_TRY_STATUS(object.finish());
+  return rules;
+}
+
 base::Result<Genesis> genesis_from_json(const base::JsonValue& document) {
   SION_TRY(auto root, base::JsonView(document).as_object());
   Genesis genesis;
@@ -79,11 +112,18 @@ base::Result<Genesis> genesis_from_json(const base::JsonValue& document) {
     SION_TRY(const base::JsonArray validators, validators_field->as_array());
     genesis.validators.reserve(validators.size());
     for (std::size_t i = 0; i < validators.size(); ++i) {
-      SION_TRY(auto validator, validators[i].as_object());
-      SION_TRY(crypto::KeyBundle keys, keys_from_json(validator));
-      SION_TRY_STATUS(validator.finish());
-      genesis.validators.push_back(std::move(keys));
+      SION_TRY(auto object, validators[i].as_object());
+      GenesisValidator validator;
+      SION_TRY(validator.keys, keys_from_json(object));
+      if (const auto stake = object.optional_field("stake")) {
+        SION_TRY(validator.stake, stake->as_u64());
+      }
+      SION_TRY_STATUS(object.finish());
+      genesis.validators.push_back(std::move(validator));
     }
+  }
+  if (const auto consensus_field = root.optional_field("consensus")) {
+    SION_TRY(genesis.consensus, consensus_from_json(*consensus_field));
   }
   SION_TRY_STATUS(root.finish());
   return genesis;
@@ -114,14 +154,71 @@ base::Status check_genesis(const Genesis& genesis) {
       if (++coins > kMaxGenesisCoins) return invalid(coin_path, "more than 2^32 coins");
     }
   }
+  const ConsensusRules& rules = genesis.consensus;
+  for (const LegsField& field : kLegsFields) {
+    const std::vector<crypto::Scheme>& legs = rules.*field.legs;
+    const std::string path = "$.consensus.legs." + std::string(field.name);
+    if (legs.empty()) return invalid(path, "names no scheme; at least one leg must sign");
+    for (std::size_t i = 0; i < legs.size(); ++i) {
+      if (std::count(legs.begin(), legs.end(), legs[i]) > 1) {
+        return invalid(path, "names " + std::string(crypto::scheme_name(legs[i])) + " twice");
+      }
+    }
+  }
+  if (rules.max_lane_gap == 0 || rules.max_lane_gap > kMaxLaneGap) {
+    return invalid("$.consensus.max_lane_gap", "must be from 1 to " + std::to_string(kMaxLaneGap));
+  }
   std::map<Id, std::size_t> validators;
+  std::uint64_t total_stake = 0;
   for (std::size_t i = 0; i < genesis.validators.size(); ++i) {
-    const std::string path = base::json_item_path("$.validators", i) + ".keys";
-    if (auto s = crypto::check_key_bundle(genesis.validators[i]); !s) return invalid(path, s.error().reason);
-    const auto [at, inserted] = validators.emplace(crypto::bundle_id(genesis.validators[i]), i);
+    const GenesisValidator& validator = genesis.validators[i];
+    const std::string item = base::json_item_path("$.validators", i);
+    const std::string path = item + ".keys";
+    if (auto s = crypto::check_key_bundle(validator.keys); !s) return invalid(path, s.error().reason);
+    const auto [at, inserted] = validators.emplace(crypto::bundle_id(validator.keys), i);
     if (!inserted) return invalid(path, "the same keys as " + base::json_item_path("$.validators", at->second));
+    if (validator.stake == 0) return invalid(item + ".stake", "a validator's stake must be at least 1");
+    if (validator.stake >= kMaxTotalStake - total_stake) {
+      return invalid(item + ".stake", "the validators' total stake reaches 2^62");
+    }
+    total_stake += validator.stake;
+    // Every leg the rules require must be a key the validator holds.
+    for (const LegsField& field : kLegsFields) {
+      for (const crypto::Scheme scheme : rules.*field.legs) {
+        const bool held = std::any_of(validator.keys.parts.begin(), validator.keys.parts.end(),
+                                      [scheme](const crypto::PublicKeyPart& p) { return p.scheme == scheme; });
+        if (!held) {
+          return invalid(path, "has no " + std::string(crypto::scheme_name(scheme)) + " key, which $.consensus.legs." +
+                                   std::string(field.name) + " requires");
+        }
+      }
+    }
   }
   return {};
+}
+
+ConsensusRules consensus_rules_for(std::span<const GenesisValidator> validators) {
+  ConsensusRules rules;
+  if (validators.empty() || validators.front().keys.parts.empty()) return rules;
+  const auto held_by_all = [&](crypto::Scheme scheme) {
+    return std::all_of(validators.begin(), validators.end(), [scheme](const GenesisValidator& v) {
+      return std::any_of(v.keys.parts.begin(), v.keys.parts.end(),
+                         [scheme](const crypto::PublicKeyPart& p) { return p.scheme == scheme; });
+    });
+  };
+  for (const LegsField& field : kLegsFields) {
+    std::vector<crypto::Scheme>& legs = rules.*field.legs;
+    std::erase_if(legs, [&](crypto::Scheme scheme) { return !held_by_all(scheme); });
+    if (legs.empty()) legs.push_back(validators.front().keys.parts.front().scheme);
+  }
+  return rules;
+}
+
+std::vector<crypto::KeyBundle> validator_keys(const Genesis& genesis) {
+  std::vector<crypto::KeyBundle> keys;
+  keys.reserve(genesis.validators.size());
+  for (const GenesisValidator& validator : genesis.validators) keys.push_back(validator.keys);
+  return keys;
 }
 
 base::Result<Genesis> parse_genesis(std::string_view text) {
@@ -157,10 +254,25 @@ std::string genesis_to_json(const Genesis& genesis) {
   document["accounts"] = std::move(accounts);
   if (!genesis.validators.empty()) {
     ordered_json validators = ordered_json::array();
-    for (const crypto::KeyBundle& keys : genesis.validators) {
-      validators.push_back(ordered_json{{"keys", base::to_hex(codec::encode(keys))}});
+    for (const GenesisValidator& validator : genesis.validators) {
+      ordered_json item = ordered_json::object();
+      item["keys"] = base::to_hex(codec::encode(validator.keys));
+      if (validator.stake != 1) item["stake"] = validator.stake;  // 1 is the default
+      validators.push_back(std::move(item));
     }
     document["validators"] = std::move(validators);
+  }
+  if (genesis.consensus != ConsensusRules{}) {  // written only when not the defaults
+    ordered_json legs = ordered_json::object();
+    for (const LegsField& field : kLegsFields) {
+      ordered_json names = ordered_json::array();
+      for (const crypto::Scheme scheme : genesis.consensus.*field.legs) names.push_back(crypto::scheme_name(scheme));
+      legs[std::string(field.name)] = std::move(names);
+    }
+    ordered_json consensus = ordered_json::object();
+    consensus["legs"] = std::move(legs);
+    consensus["max_lane_gap"] = genesis.consensus.max_lane_gap;
+    document["consensus"] = std::move(consensus);
   }
   return document.dump(2) + "\n";
 }

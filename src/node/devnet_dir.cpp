@@ -103,7 +103,7 @@ base::Result<DevnetDir> create_devnet_dir(const DevnetDirSpec& spec) {
     SION_TRY_STATUS(base::random_bytes(guard.seed));
     SION_TRY(const crypto::SigningBundle validator,
              wallet::write_key_file(keys, std::string(kValidatorKeyName), spec.profile, guard.seed));
-    accounts.validators.push_back(validator.public_bundle());
+    accounts.validators.push_back({validator.public_bundle()});
   }
   SION_TRY(const wallet::DevnetGenesis genesis, wallet::write_devnet(accounts));
 

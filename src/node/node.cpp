@@ -46,7 +46,7 @@ base::Result<std::unique_ptr<Node>> Node::open(NodeOptions options) {
   const exec::Id validator = exec::account_id(keys);
   const bool listed = std::any_of(
       options.genesis.validators.begin(), options.genesis.validators.end(),
-      [&](const crypto::KeyBundle& listed_keys) { return crypto::bundle_id(listed_keys) == crypto::bundle_id(keys); });
+      [&](const exec::GenesisValidator& entry) { return crypto::bundle_id(entry.keys) == crypto::bundle_id(keys); });
   if (!listed) {
     return base::fail(
         Errc::invalid_argument,

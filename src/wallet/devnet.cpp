@@ -102,6 +102,7 @@ base::Result<std::uint64_t> devnet_genesis_bytes(const DevnetSpec& spec) {
     genesis.params.chain_id = spec.chain_id;
     genesis.accounts.assign(accounts, {bundle.public_bundle(), std::vector<exec::Amount>(coins, spec.amount)});
     genesis.validators = spec.validators;  // a fixed part of the text
+    genesis.consensus = exec::consensus_rules_for(spec.validators);
     return exec::genesis_to_json(genesis).size();
   };
   const std::uint64_t accounts = spec.accounts;
@@ -165,6 +166,8 @@ base::Result<DevnetGenesis> write_devnet(const DevnetSpec& spec) {
   Seeds seeds(spec.accounts);
   out.genesis.params.chain_id = spec.chain_id;
   out.genesis.validators = spec.validators;
+  // Rules the validators' keys can sign, whatever profile the devnet uses.
+  out.genesis.consensus = exec::consensus_rules_for(spec.validators);
   out.genesis.accounts.reserve(spec.accounts);
   for (crypto::KeySeed& seed : seeds.seeds) {
     SION_TRY_STATUS(base::random_bytes(seed));

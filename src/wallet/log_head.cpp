@@ -16,9 +16,9 @@ bool verify_log_head(const crypto::KeyBundle& keys, const commit::TreeHead& head
   return crypto::verify_bundle(keys, log_head_message(head), base::as_bytes(kLogHeadContext), signature);
 }
 
-const crypto::KeyBundle* find_validator(std::span<const crypto::KeyBundle> validators, const exec::Id& signer) {
-  for (const auto& keys : validators) {
-    if (exec::account_id(keys) == signer) return &keys;
+const crypto::KeyBundle* find_validator(std::span<const exec::GenesisValidator> validators, const exec::Id& signer) {
+  for (const auto& validator : validators) {
+    if (exec::account_id(validator.keys) == signer) return &validator.keys;
   }
   return nullptr;
 }

@@ -73,9 +73,18 @@ TEST(Genesis, ValidatorsAreOptionalCheckedAndOutsideTheState) {
   Genesis genesis = sample_genesis();
   const std::string without = genesis_to_json(genesis);
   EXPECT_EQ(without.find("validators"), std::string::npos);
-  genesis.validators.push_back(test_bundle(9).public_bundle());
-  genesis.validators.push_back(test_bundle(10, crypto::Profile::hybrid).public_bundle());
+  genesis.validators.push_back({test_bundle(9).public_bundle()});
+  genesis.validators.push_back({test_bundle(10, crypto::Profile::hybrid).public_bundle(), 7});
+  // A hybrid bundle (Ed25519, ML-DSA-44) cannot give the default Pulse vote's SLH-DSA leg.
+  EXPECT_NE(check_genesis(genesis).error().reason.find(
+                "$.validators[1].keys: has no SLH-DSA-SHA2-128f key, which $.consensus.legs.pulse_vote requires"),
+            std::string::npos)
+      << check_genesis(genesis).error().reason;
+  genesis.consensus.pulse_vote_legs = {crypto::Scheme::ml_dsa_44};
   const std::string with = genesis_to_json(genesis);
+  EXPECT_NE(with.find("\"stake\": 7"), std::string::npos) << with;
+  EXPECT_EQ(with.find("\"stake\": 1"), std::string::npos) << with;
+  EXPECT_NE(with.find("\"pulse_vote\": [\n        \"ML-DSA-44\"\n      ]"), std::string::npos) << with;
   const auto parsed = parse_genesis(with);
   ASSERT_TRUE(parsed) << parsed.error().reason;
   EXPECT_EQ(*parsed, genesis);
@@ -92,6 +101,43 @@ TEST(Genesis, ValidatorsAreOptionalCheckedAndOutsideTheState) {
   const auto refused = parse_genesis(unknown);
   ASSERT_FALSE(refused);
   EXPECT_NE(refused.error().reason.find("$.validators[0]"), std::string::npos) << refused.error().reason;
+}
+
+TEST(Genesis, StakesAndConsensusRulesAreChecked) {
+  Genesis genesis = sample_genesis();
+  genesis.validators.push_back({test_bundle(9).public_bundle(), 0});
+  EXPECT_NE(check_genesis(genesis).error().reason.find("$.validators[0].stake: a validator's stake must be at least 1"),
+            std::string::npos);
+  genesis.validators[0].stake = kMaxTotalStake - 1;
+  genesis.validators.push_back({test_bundle(10).public_bundle(), 1});
+  EXPECT_NE(
+      check_genesis(genesis).error().reason.find("$.validators[1].stake: the validators' total stake reaches 2^62"),
+      std::string::npos);
+  genesis.validators[0].stake = 3;
+  ASSERT_TRUE(check_genesis(genesis));
+  genesis.consensus.vote_legs.clear();
+  EXPECT_NE(check_genesis(genesis).error().reason.find("$.consensus.legs.vote: names no scheme"), std::string::npos);
+  genesis.consensus.vote_legs = {crypto::Scheme::ml_dsa_44, crypto::Scheme::ml_dsa_44};
+  EXPECT_NE(check_genesis(genesis).error().reason.find("$.consensus.legs.vote: names ML-DSA-44 twice"),
+            std::string::npos);
+  genesis.consensus.vote_legs = {crypto::Scheme::ml_dsa_44};
+  genesis.consensus.max_lane_gap = 0;
+  EXPECT_NE(check_genesis(genesis).error().reason.find("$.consensus.max_lane_gap: must be from 1 to 1024"),
+            std::string::npos);
+  genesis.consensus.max_lane_gap = 9;
+  const std::string text = genesis_to_json(genesis);
+  const auto parsed = parse_genesis(text);
+  ASSERT_TRUE(parsed) << parsed.error().reason;
+  EXPECT_EQ(*parsed, genesis);
+
+  std::string unknown_scheme = text;
+  unknown_scheme.replace(unknown_scheme.find("\"ML-DSA-44\""), 11, "\"ML-DSA-99\"");
+  EXPECT_NE(parse_genesis(unknown_scheme).error().reason.find("$.consensus.legs.proposal[0]: no such signature scheme"),
+            std::string::npos)
+      << parse_genesis(unknown_scheme).error().reason;
+  std::string missing = text;
+  missing.replace(missing.find("\"max_lane_gap\""), 14, "\"lane_gap\"");
+  EXPECT_FALSE(parse_genesis(missing));
 }
 
 TEST(Genesis, AcceptsAnyLayoutAndFieldOrder) {

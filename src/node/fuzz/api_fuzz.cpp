@@ -65,7 +65,8 @@ struct Plan {
     genesis.params.chain_id = 7;
     genesis.accounts.push_back({alice.public_bundle(), {1'000'000'000, 500'000'000}});  // coins 0, 1
     genesis.accounts.push_back({bob.public_bundle(), {1'000'000'000}});                 // coin 2
-    genesis.validators.push_back(validator.public_bundle());
+    genesis.validators.push_back({validator.public_bundle()});
+    genesis.consensus.pulse_vote_legs = {crypto::Scheme::ml_dsa_44};  // a hybrid bundle has no SLH-DSA key
     const exec::Transaction a0 = pay(alice, 0, exec::genesis_coin_id(0), bob_id(), 1'000);
     const exec::Transaction b0 = pay(bob, 0, exec::genesis_coin_id(2), alice_id(), 2'000);
     const exec::Transaction a1 = pay(alice, 1, exec::genesis_coin_id(1), bob_id(), 3'000);

@@ -55,7 +55,8 @@ struct BatchFixture {
       senders.push_back(hybrid(static_cast<std::uint8_t>(10 + a)));
       genesis.accounts.push_back({senders.back().public_bundle(), {1'000'000'000, 1'000'000'000}});
     }
-    genesis.validators.push_back(hybrid(3).public_bundle());
+    genesis.validators.push_back({hybrid(3).public_bundle()});
+    genesis.consensus.pulse_vote_legs = {crypto::Scheme::ml_dsa_44};  // a hybrid bundle has no SLH-DSA key
     node = testing::open_test_node(dir.str(), genesis);
     ApiOptions api_options;
     api_options.admission_threads = 2;

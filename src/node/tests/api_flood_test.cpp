@@ -98,7 +98,8 @@ struct World {
     genesis.accounts.push_back({alice.public_bundle(), {1'000'000'000}});    // coin 0
     genesis.accounts.push_back({mallory.public_bundle(), {1'000'000'000}});  // coin 1
     genesis.accounts.push_back({carol.public_bundle(), {1'000'000'000}});    // coin 2
-    genesis.validators.push_back(hybrid(3).public_bundle());
+    genesis.validators.push_back({hybrid(3).public_bundle()});
+    genesis.consensus.pulse_vote_legs = {crypto::Scheme::ml_dsa_44};  // a hybrid bundle has no SLH-DSA key
     exec::Id coin = exec::genesis_coin_id(0);
     for (std::size_t k = 0; k < kTransfers; ++k) {
       const exec::Output output{bob, 1000};

@@ -42,7 +42,8 @@ struct ApiFixture {
     bob.fill(0xb0);
     genesis.params.chain_id = 7;
     genesis.accounts.push_back({alice.public_bundle(), {1'000'000'000}});
-    genesis.validators.push_back(validator.public_bundle());
+    genesis.validators.push_back({validator.public_bundle()});
+    genesis.consensus.pulse_vote_legs = {crypto::Scheme::ml_dsa_44};  // a hybrid bundle has no SLH-DSA key
     node = testing::open_test_node(dir.str(), genesis);
     ApiOptions api_options;
     api_options.admission_threads = 1;

@@ -33,7 +33,7 @@ struct Fixture {
     genesis.params.chain_id = 7;
     genesis.accounts.push_back({alice.public_bundle(), {1'000'000'000}});
     genesis.accounts.push_back({bob.public_bundle(), {1'000'000'000}});
-    genesis.validators.push_back(validator.public_bundle());
+    genesis.validators.push_back({validator.public_bundle()});
   }
 
   NodeOptions options(const std::string& dir) const {

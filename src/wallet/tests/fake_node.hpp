@@ -69,7 +69,7 @@ class FakeNode {
     const auto account = crypto::SigningBundle::from_seed(crypto::Profile::dual, seed_of(1)).value();
     genesis_.params.chain_id = 5;
     genesis_.accounts.push_back({account.public_bundle(), {1000}});
-    genesis_.validators.push_back(validator_.public_bundle());
+    genesis_.validators.push_back({validator_.public_bundle()});
     genesis_root_ = exec::genesis_state_root(genesis_).value();
     genesis_header_ = exec::genesis_header(genesis_root_, genesis_.params);
     replace_log({exec::pulse_hash(genesis_header_)});

@@ -50,8 +50,8 @@ TEST(LogHead, KnownAnswer) {
   const auto as_tx = signer.sign(message, base::as_bytes(exec::kTxSignatureContext), crypto::Hedging::deterministic);
   EXPECT_FALSE(verify_log_head(signer.public_bundle(), head, *as_tx));
 
-  const std::vector<crypto::KeyBundle> validators{stranger.public_bundle(), signer.public_bundle()};
-  EXPECT_EQ(find_validator(validators, exec::account_id(signer.public_bundle())), &validators[1]);
+  const std::vector<exec::GenesisValidator> validators{{stranger.public_bundle()}, {signer.public_bundle()}};
+  EXPECT_EQ(find_validator(validators, exec::account_id(signer.public_bundle())), &validators[1].keys);
   EXPECT_EQ(find_validator(validators, commit::Hash{}), nullptr);
 }
 

@@ -34,22 +34,61 @@ struct GenesisAccount {
   bool operator==(const GenesisAccount&) const = default;
 };
 
+// A validator: its public key bundle and its weight in every quorum
+// (docs/consensus.md, "Validators").
+struct GenesisValidator {
+  crypto::KeyBundle keys;
+  std::uint64_t stake = 1;
+  bool operator==(const GenesisValidator&) const = default;
+};
+
+// The sum of the validators' stakes stays below this.
+inline constexpr std::uint64_t kMaxTotalStake = std::uint64_t{1} << 62;
+inline constexpr std::uint64_t kMaxLaneGap = 1024;
+
+// What every validator of a chain must agree on besides the validators
+// (docs/genesis.md, "Consensus"): the schemes of a validator's key bundle
+// that sign each kind of consensus message (docs/consensus.md, "Legs and the
+// leg policy"), and how far a block may extend a lane.
+struct ConsensusRules {
+  std::vector<crypto::Scheme> proposal_legs = {crypto::Scheme::ml_dsa_44};
+  std::vector<crypto::Scheme> vote_legs = {crypto::Scheme::ml_dsa_44};
+  std::vector<crypto::Scheme> timeout_legs = {crypto::Scheme::ml_dsa_44};
+  std::vector<crypto::Scheme> approvals_legs = {crypto::Scheme::ml_dsa_44};
+  std::vector<crypto::Scheme> pulse_vote_legs = {crypto::Scheme::ml_dsa_44, crypto::Scheme::slh_dsa_sha2_128f};
+  std::uint64_t max_lane_gap = 64;
+  bool operator==(const ConsensusRules&) const = default;
+};
+
 struct Genesis {
   ChainParams params;
   std::vector<GenesisAccount> accounts;  // at least one, distinct account ids
-  // The validators' public key bundles, distinct: who may propose Pulses and
-  // sign log heads (docs/genesis.md, "Validators"). Not part of the state:
+  // The validators, distinct keys: who orders Pulses and signs log heads
+  // (docs/genesis.md, "Validators"). Not part of the state:
   // genesis_writes() does not depend on them. May be empty in files made
   // only for execution.
-  std::vector<crypto::KeyBundle> validators;
+  std::vector<GenesisValidator> validators;
+  ConsensusRules consensus;
   bool operator==(const Genesis&) const = default;
 };
+
+// The default rules narrowed to what every one of `validators` can sign:
+// each kind keeps the default legs all of them hold, or else takes the
+// first scheme of the first validator's bundle (a devnet of Ed25519 +
+// ML-DSA-44 keys, say, signs Pulse votes with ML-DSA-44 alone).
+ConsensusRules consensus_rules_for(std::span<const GenesisValidator> validators);
+
+// The validators' key bundles, in order.
+std::vector<crypto::KeyBundle> validator_keys(const Genesis& genesis);
 
 // The checks the JSON syntax cannot make: at least one account; every key
 // bundle passes crypto::check_key_bundle; no account twice; every coin
 // amount at least 1; the total supply within 2^64 - 1 and the coin count
 // within 2^32; every validator's bundle passes check_key_bundle, no
-// validator twice. Errors are invalid_value, "genesis: <JSON path>: why".
+// validator twice, every stake at least 1 and their sum below
+// kMaxTotalStake; every consensus leg list non-empty without repeats, each
+// scheme in every validator's bundle; max_lane_gap in [1, kMaxLaneGap].
+// Errors are invalid_value, "genesis: <JSON path>: why".
 base::Status check_genesis(const Genesis& genesis);
 
 // Reads genesis JSON (docs/genesis.md) with the strict reader of

@@ -23,10 +23,10 @@ struct DevnetSpec {
   exec::Amount amount = 1'000'000'000;
   std::size_t coins_per_account = 1;
   crypto::Profile profile = crypto::Profile::dual;
-  std::vector<crypto::KeyBundle> validators;  // the genesis file's validators (public keys)
-  std::string genesis_path;                   // the genesis file to write
-  std::string key_dir;                        // empty: "keys" beside the genesis file
-  bool overwrite = false;                     // may replace an existing genesis file (never a key file)
+  std::vector<exec::GenesisValidator> validators;  // the genesis file's validators
+  std::string genesis_path;                        // the genesis file to write
+  std::string key_dir;                             // empty: "keys" beside the genesis file
+  bool overwrite = false;                          // may replace an existing genesis file (never a key file)
   // The largest genesis file to write: what a node reads (smaller in tests).
   std::uint64_t max_genesis_bytes = exec::kMaxGenesisFileBytes;
 };

@@ -14,6 +14,7 @@
 #include "sion/base/result.hpp"
 #include "sion/commit/merkle_log.hpp"
 #include "sion/crypto/bundle.hpp"
+#include "sion/exec/genesis.hpp"
 #include "sion/exec/transaction.hpp"
 
 namespace sion::wallet {
@@ -34,6 +35,6 @@ bool verify_log_head(const crypto::KeyBundle& keys, const commit::TreeHead& head
 
 // The validator among `validators` whose id (exec::account_id of its
 // keys, the `signer` of GET /v1/log/head) is `signer`, or nullptr.
-const crypto::KeyBundle* find_validator(std::span<const crypto::KeyBundle> validators, const exec::Id& signer);
+const crypto::KeyBundle* find_validator(std::span<const exec::GenesisValidator> validators, const exec::Id& signer);
 
 }  // namespace sion::wallet
