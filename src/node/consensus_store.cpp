@@ -120,8 +120,8 @@ base::Result<consensus::Recovery> ConsensusStore::recover() const {
     recovery.batches.push_back(std::move(batch));
   }
   if (error) {
-    return base::fail(Errc::io_error, "cannot list " + base::quoted_path(directory_ + "/batches") + ": " +
-                                          error.message());
+    return base::fail(Errc::io_error,
+                      "cannot list " + base::quoted_path(directory_ + "/batches") + ": " + error.message());
   }
   return recovery;
 }

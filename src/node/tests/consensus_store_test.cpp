@@ -14,8 +14,8 @@ using consensus::Hash;
 
 struct TempDir {
   TempDir() {
-    path = std::filesystem::temp_directory_path() / ("sion-consensus-store-" + std::to_string(::getpid()) + "-" +
-                                                       std::to_string(counter++));
+    path = std::filesystem::temp_directory_path() /
+           ("sion-consensus-store-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
     std::filesystem::remove_all(path);
   }
   ~TempDir() { std::filesystem::remove_all(path); }
