@@ -220,6 +220,13 @@ Status check_replaceable(const std::string& path, const WriteFileOptions& option
   return {};
 }
 
+Status make_directory(const std::string& path, mode_t mode) {
+  if (::mkdir(path.c_str(), mode) != 0 && errno != EEXIST) {
+    return fail(Errc::io_error, "cannot create " + quoted_path(path) + ": " + std::strerror(errno));
+  }
+  return {};
+}
+
 Status replace_file(const std::string& path, std::string_view text, const WriteFileOptions& options) {
   std::string name;
   std::string temporary;

@@ -30,9 +30,7 @@ base::Status LegPolicy::set(SignedKind kind, std::vector<crypto::Scheme> schemes
 base::Status LegPolicy::check_bundle(const crypto::KeyBundle& bundle) const {
   for (const SignedKind kind : kAllSignedKinds) {
     for (const crypto::Scheme scheme : legs(kind)) {
-      const bool present = std::any_of(bundle.parts.begin(), bundle.parts.end(),
-                                       [scheme](const crypto::PublicKeyPart& p) { return p.scheme == scheme; });
-      if (!present) {
+      if (!bundle.has_scheme(scheme)) {
         return base::fail(base::Errc::invalid_value, std::string("leg policy: ") + std::string(signed_kind_name(kind)) +
                                                          " requires " + std::string(crypto::scheme_name(scheme)) +
                                                          ", which the validator's key bundle lacks");

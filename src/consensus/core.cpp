@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "sion/crypto/keccak.hpp"
-
 namespace sion::consensus {
 
 Core::Core(CoreOptions options, ValidatorSet validators, Signer& signer, Verifier& verifier, Storage& storage,
@@ -91,22 +89,23 @@ std::uint64_t Core::round_timeout() const noexcept {
 }
 
 bool Core::verify(ValidatorIndex signer, SignedKind kind, const Hash& message, const Signature& signature) {
-  // Remember checks that passed by (signer, message, signature), so a
-  // certificate repeating signatures we saw one by one costs no new check.
-  base::Bytes key = codec::encode(signature);
-  key.insert(key.end(), message.begin(), message.end());
-  std::uint8_t who[4];
-  base::store_le(who, signer);
-  key.insert(key.end(), who, who + 4);
-  const Hash id = crypto::sha3_256(key);
-  if (verified_.contains(id)) return true;
-  if (!verifier_.verify(signer, kind, message, signature)) {
-    ++stats_.rejected;
-    return false;
-  }
-  if (verified_.size() > 1u << 16) verified_.clear();
-  verified_.insert(id);
-  return true;
+  // Repeated checks (a certificate repeating votes seen one by one) are the
+  // Verifier's to cache: the node's keeps a crypto::VerifyCache.
+  if (verifier_.verify(signer, kind, message, signature)) return true;
+  ++stats_.rejected;
+  return false;
+}
+
+bool Core::has_quorum(const codec::List<SignerSignature, kMaxValidators>& signatures) const {
+  const auto stake = validators_.ascending_stake(signatures, [](const SignerSignature& s) { return s.signer; });
+  return stake && *stake >= validators_.quorum();
+}
+
+codec::List<SignerSignature, kMaxValidators> Core::signatures_of(const Tally& tally) {
+  codec::List<SignerSignature, kMaxValidators> out;
+  for (const auto& [signer, signature] : tally.signatures)
+    out.push_back(SignerSignature{signer, signature});  // ascending
+  return out;
 }
 
 void Core::evidence(ValidatorIndex offender, std::string what, Message first, Message second) {
@@ -170,11 +169,7 @@ std::string Core::describe() const {
          std::to_string(anchor_.height) + ", queued " + std::to_string(delivery_queue_.size()) + ", blocks " +
          std::to_string(blocks_.size()) + ", orphans " + std::to_string(orphans_.size()) + ", fetching " +
          std::to_string(block_fetches_.size()) + " blocks " + std::to_string(batch_fetches_.size()) +
-         " batches, certified " + std::to_string(certified_.size()) + (halted_ ? ", halted" : "") + [this] {
-           std::string out;
-           for (const auto& [digest, fetch] : batch_fetches_) out += " want " + base::to_hex(digest).substr(0, 8);
-           return out;
-         }();
+         " batches, certified " + std::to_string(certified_.size()) + (halted_ ? ", halted" : "");
 }
 
 std::uint64_t Core::next_wakeup() const noexcept {

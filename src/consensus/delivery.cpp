@@ -91,12 +91,7 @@ void Core::note_committed_batches(const std::vector<std::shared_ptr<const Batch>
     auto& approved = approved_[a];
     approved.erase(approved.begin(), approved.upper_bound(lane.seq));
     // A batch that waited for this lane's new tip can be approved now.
-    const auto child = waiting_for_parent_batch_.find(lane.digest);
-    if (child != waiting_for_parent_batch_.end()) {
-      const std::shared_ptr<const Batch> next = std::move(child->second);
-      waiting_for_parent_batch_.erase(child);
-      on_batch(next->header.author, *next);
-    }
+    release_child(lane.digest);
   }
   // Delivered batches stay a while for peers that fetch them.
   while (!committed_batches_.empty() && committed_batches_.front().first + options_.retention_rounds < anchor_.round) {

@@ -130,12 +130,15 @@ void Core::approve(const Hash& digest, const std::shared_ptr<const Batch>& batch
   pending_approvals_.push_back(digest);
   if (flush_at_ == kNever) flush_at_ = now_ + options_.timing.approval_delay_ms;
   // A batch that arrived before this one, its parent, can be approved now.
-  const auto child = waiting_for_parent_batch_.find(digest);
-  if (child != waiting_for_parent_batch_.end()) {
-    const std::shared_ptr<const Batch> next = std::move(child->second);
-    waiting_for_parent_batch_.erase(child);
-    on_batch(next->header.author, *next);
-  }
+  release_child(digest);
+}
+
+void Core::release_child(const Hash& parent) {
+  const auto child = waiting_for_parent_batch_.find(parent);
+  if (child == waiting_for_parent_batch_.end()) return;
+  const std::shared_ptr<const Batch> next = std::move(child->second);
+  waiting_for_parent_batch_.erase(child);
+  on_batch(next->header.author, *next);
 }
 
 void Core::flush_approvals() {
@@ -269,22 +272,18 @@ std::vector<LaneTip> Core::select_tips(const Hash& parent) {
 
 bool Core::check_tips(const Block& block, const Hash& parent) {
   const std::vector<std::uint64_t>& base = blocks_.at(parent).lane_tips;
-  std::optional<ValidatorIndex> previous;
+  // One tip per lane, authors ascending (the stake is not what counts here).
+  if (!validators_.ascending_stake(block.tips, [](const LaneTip& tip) { return tip.header.author; })) return false;
   for (const LaneTip& tip : block.tips) {
     const ValidatorIndex a = tip.header.author;
-    if (!validators_.contains(a) || (previous && a <= *previous)) return false;
-    previous = a;
     if (tip.header.seq <= base[a] || tip.header.seq > base[a] + options_.max_lane_gap) return false;
+    const auto stake =
+        validators_.ascending_stake(tip.approvals, [](const ApprovalProof& proof) { return proof.approver; });
+    if (!stake || *stake < validators_.availability()) return false;
     const Hash digest = batch_digest(tip.header);
-    std::uint64_t stake = 0;
-    std::optional<ValidatorIndex> last_approver;
     for (const ApprovalProof& proof : tip.approvals) {
-      if (last_approver && proof.approver <= *last_approver) return false;
-      last_approver = proof.approver;
       if (!check_approval(digest, proof)) return false;
-      stake += validators_.stake(proof.approver);
     }
-    if (stake < validators_.availability()) return false;
   }
   return true;
 }

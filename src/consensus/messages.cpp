@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "sion/base/endian.hpp"
-
 namespace sion::consensus {
 
 std::string_view signed_kind_name(SignedKind kind) noexcept {
@@ -52,45 +50,32 @@ Hash signed_message(SignedKind kind, const Hash& chain_id, base::ByteView body) 
   return commit::tagged_hash(commit::Domain::consensus_signed, bytes);
 }
 
-namespace {
-
-void put_u64(base::Bytes& out, std::uint64_t v) {
-  std::uint8_t word[8];
-  base::store_le(word, v);
-  out.insert(out.end(), word, word + 8);
-}
-
-void put_u32(base::Bytes& out, std::uint32_t v) {
-  std::uint8_t word[4];
-  base::store_le(word, v);
-  out.insert(out.end(), word, word + 4);
-}
-
-}  // namespace
-
 Hash proposal_signed(const Hash& chain_id, const Hash& block) noexcept {
   return signed_message(SignedKind::proposal, chain_id, block);
 }
 
 Hash vote_signed(const Hash& chain_id, Round round, const Hash& block) noexcept {
   base::Bytes body;
-  put_u64(body, round);
-  body.insert(body.end(), block.begin(), block.end());
+  codec::Writer w(body);
+  w.u64(round);
+  w.bytes(block);
   return signed_message(SignedKind::vote, chain_id, body);
 }
 
 Hash timeout_signed(const Hash& chain_id, Round round, Round high_qc_round) noexcept {
   base::Bytes body;
-  put_u64(body, round);
-  put_u64(body, high_qc_round);
+  codec::Writer w(body);
+  w.u64(round);
+  w.u64(high_qc_round);
   return signed_message(SignedKind::timeout, chain_id, body);
 }
 
 Hash approvals_signed(const Hash& chain_id, ValidatorIndex approver, std::uint64_t count, const Hash& root) noexcept {
   base::Bytes body;
-  put_u32(body, approver);
-  put_u64(body, count);
-  body.insert(body.end(), root.begin(), root.end());
+  codec::Writer w(body);
+  w.u32(approver);
+  w.u64(count);
+  w.bytes(root);
   return signed_message(SignedKind::approvals, chain_id, body);
 }
 

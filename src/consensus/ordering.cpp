@@ -18,13 +18,7 @@ constexpr Round kMaxRoundsAhead = 1000;
 bool Core::verify_qc(const QuorumCert& qc) {
   if (qc.round == 0) return qc.block == options_.genesis_block && qc.votes.empty();
   if (verified_qcs_.contains({qc.round, qc.block})) return true;
-  StakeTally tally(validators_);
-  std::optional<ValidatorIndex> previous;
-  for (const SignerSignature& vote : qc.votes) {
-    if ((previous && vote.signer <= *previous) || !tally.add(vote.signer)) return false;
-    previous = vote.signer;
-  }
-  if (tally.total() < validators_.quorum()) return false;
+  if (!has_quorum(qc.votes)) return false;
   const Hash message = vote_signed(options_.chain_id, qc.round, qc.block);
   for (const SignerSignature& vote : qc.votes) {
     if (!verify(vote.signer, SignedKind::vote, message, vote.signature)) return false;
@@ -34,13 +28,8 @@ bool Core::verify_qc(const QuorumCert& qc) {
 }
 
 bool Core::verify_tc(const TimeoutCert& tc) {
-  StakeTally tally(validators_);
-  std::optional<ValidatorIndex> previous;
-  for (const TimeoutSignature& t : tc.timeouts) {
-    if ((previous && t.signer <= *previous) || !tally.add(t.signer)) return false;
-    previous = t.signer;
-  }
-  if (tally.total() < validators_.quorum()) return false;
+  const auto stake = validators_.ascending_stake(tc.timeouts, [](const TimeoutSignature& t) { return t.signer; });
+  if (!stake || *stake < validators_.quorum()) return false;
   for (const TimeoutSignature& t : tc.timeouts) {
     if (!verify(t.signer, SignedKind::timeout, timeout_signed(options_.chain_id, tc.round, t.high_qc_round),
                 t.signature)) {
@@ -187,7 +176,7 @@ void Core::on_vote(const VoteMessage& vote, bool own) {
   QuorumCert qc;
   qc.round = vote.round;
   qc.block = vote.block;
-  for (const auto& [voter, signature] : tally.signatures) qc.votes.push_back(SignerSignature{voter, signature});
+  qc.votes = signatures_of(tally);
   verified_qcs_.insert({qc.round, qc.block});
   votes_.erase({vote.round, vote.block});
   process_qc(qc, vote.voter);

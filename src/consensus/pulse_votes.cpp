@@ -10,8 +10,6 @@ namespace {
 
 constexpr Height kPulseVoteWindow = 256;  // heights below the newest executed minus this are forgotten
 
-std::string hex(const Hash& hash) { return base::to_hex(hash); }
-
 }  // namespace
 
 void Core::on_executed(Height height, const Hash& pulse, const Hash& state_root, std::uint64_t now_ms) {
@@ -61,9 +59,7 @@ void Core::on_pulse_vote(ValidatorIndex from, const PulseVoteMessage& vote, bool
   if (body.stake < validators_.quorum() || pulse_certs_.contains(height)) return;
   PulseCertificate certificate;
   certificate.body = vote.body;
-  for (const auto& [voter, signature] : body.signatures) {
-    certificate.votes.push_back(SignerSignature{voter, signature});
-  }
+  certificate.votes = signatures_of(body);
   pulse_certs_.emplace(height, std::move(certificate));
   check_pulse(height);
 }
@@ -72,13 +68,7 @@ void Core::on_pulse_certificate(const PulseCertificate& certificate) {
   const Height height = certificate.body.height;
   if (height == 0 || pulse_certs_.contains(height)) return;
   if (height + kPulseVoteWindow < anchor_.height || height > anchor_.height + kPulseVoteWindow) return;
-  StakeTally tally(validators_);
-  std::optional<ValidatorIndex> previous;
-  for (const SignerSignature& vote : certificate.votes) {
-    if ((previous && vote.signer <= *previous) || !tally.add(vote.signer)) return;
-    previous = vote.signer;
-  }
-  if (tally.total() < validators_.quorum()) return;
+  if (!has_quorum(certificate.votes)) return;
   const Hash message = pulse_vote_signed(options_.chain_id, certificate.body);
   for (const SignerSignature& vote : certificate.votes) {
     if (!verify(vote.signer, SignedKind::pulse_vote, message, vote.signature)) return;
@@ -97,8 +87,9 @@ void Core::check_pulse(Height height) {
     return;
   }
   halt("state diverged at height " + std::to_string(height) + ": this validator executed Pulse " +
-       hex(ours->second.pulse) + " to state root " + hex(ours->second.state_root) + ", a quorum certified Pulse " +
-       hex(theirs.pulse) + " with state root " + hex(theirs.state_root));
+       base::to_hex(ours->second.pulse) + " to state root " + base::to_hex(ours->second.state_root) +
+       ", a quorum certified Pulse " + base::to_hex(theirs.pulse) + " with state root " +
+       base::to_hex(theirs.state_root));
 }
 
 }  // namespace sion::consensus

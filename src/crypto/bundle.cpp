@@ -65,6 +65,13 @@ std::span<const Scheme> profile_schemes(Profile profile) noexcept {
   return {};
 }
 
+bool KeyBundle::has_scheme(Scheme scheme) const noexcept {
+  for (const PublicKeyPart& part : parts) {
+    if (part.scheme == scheme) return true;
+  }
+  return false;
+}
+
 std::optional<Profile> KeyBundle::profile() const noexcept {
   for (const auto& p : kProfiles) {
     if (p.schemes.size() != parts.size()) continue;

@@ -185,9 +185,7 @@ base::Status check_genesis(const Genesis& genesis) {
     // Every leg the rules require must be a key the validator holds.
     for (const LegsField& field : kLegsFields) {
       for (const crypto::Scheme scheme : rules.*field.legs) {
-        const bool held = std::any_of(validator.keys.parts.begin(), validator.keys.parts.end(),
-                                      [scheme](const crypto::PublicKeyPart& p) { return p.scheme == scheme; });
-        if (!held) {
+        if (!validator.keys.has_scheme(scheme)) {
           return invalid(path, "has no " + std::string(crypto::scheme_name(scheme)) + " key, which $.consensus.legs." +
                                    std::string(field.name) + " requires");
         }
@@ -201,10 +199,8 @@ ConsensusRules consensus_rules_for(std::span<const GenesisValidator> validators)
   ConsensusRules rules;
   if (validators.empty() || validators.front().keys.parts.empty()) return rules;
   const auto held_by_all = [&](crypto::Scheme scheme) {
-    return std::all_of(validators.begin(), validators.end(), [scheme](const GenesisValidator& v) {
-      return std::any_of(v.keys.parts.begin(), v.keys.parts.end(),
-                         [scheme](const crypto::PublicKeyPart& p) { return p.scheme == scheme; });
-    });
+    return std::all_of(validators.begin(), validators.end(),
+                       [scheme](const GenesisValidator& v) { return v.keys.has_scheme(scheme); });
   };
   for (const LegsField& field : kLegsFields) {
     std::vector<crypto::Scheme>& legs = rules.*field.legs;

@@ -1,9 +1,5 @@
 #include "sion/node/consensus_store.hpp"
 
-#include <sys/stat.h>
-
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 
 #include "sion/base/bytes.hpp"
@@ -18,13 +14,6 @@ using base::Errc;
 using consensus::Hash;
 
 constexpr std::size_t kMaxRecordBytes = 64u << 20;  // above the largest batch or block
-
-base::Status make_directory(const std::string& path) {
-  if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) {
-    return base::fail(Errc::io_error, "cannot create " + base::quoted_path(path) + ": " + std::strerror(errno));
-  }
-  return {};
-}
 
 // The file's bytes, or nullopt when there is no such file.
 base::Result<std::optional<std::string>> read_optional(const std::string& path) {
@@ -57,9 +46,9 @@ base::Result<std::optional<T>> read_record(const std::string& path) {
 
 base::Result<std::unique_ptr<ConsensusStore>> ConsensusStore::open(const std::string& directory,
                                                                    std::function<base::Status()> write_fault) {
-  SION_TRY_STATUS(make_directory(directory));
-  SION_TRY_STATUS(make_directory(directory + "/batches"));
-  SION_TRY_STATUS(make_directory(directory + "/blocks"));
+  SION_TRY_STATUS(base::make_directory(directory));
+  SION_TRY_STATUS(base::make_directory(directory + "/batches"));
+  SION_TRY_STATUS(base::make_directory(directory + "/blocks"));
   return std::unique_ptr<ConsensusStore>(new ConsensusStore(directory, std::move(write_fault)));
 }
 

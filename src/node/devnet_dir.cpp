@@ -108,9 +108,7 @@ base::Result<DevnetDir> create_devnet_dir(const DevnetDirSpec& spec) {
   SION_TRY(const wallet::DevnetGenesis genesis, wallet::write_devnet(accounts));
 
   const std::string data = in(dir, kDataName);
-  if (::mkdir(data.c_str(), 0700) != 0 && errno != EEXIST) {
-    return base::fail(Errc::io_error, "cannot create " + quoted_path(data) + ": " + std::strerror(errno));
-  }
+  SION_TRY_STATUS(base::make_directory(data));
 
   // Paths relative to the folder, so that it may be moved.
   NodeConfig config;

@@ -38,13 +38,14 @@ TEST(ValidatorSet, LeadersFollowStake) {
   EXPECT_EQ(set->leader(1), ValidatorSet::create({1, 1, 2, 4})->leader(1));
 }
 
-TEST(ValidatorSet, StakeTallyCountsEachValidatorOnce) {
+TEST(ValidatorSet, AscendingStakeCountsEachValidatorOnce) {
   const auto set = ValidatorSet::create({5, 6});
-  StakeTally tally(*set);
-  EXPECT_TRUE(tally.add(1));
-  EXPECT_FALSE(tally.add(1));
-  EXPECT_FALSE(tally.add(2));
-  EXPECT_EQ(tally.total(), 6u);
+  const auto self = [](ValidatorIndex v) { return v; };
+  EXPECT_EQ(set->ascending_stake(std::vector<ValidatorIndex>{1}, self), 6u);
+  EXPECT_EQ(set->ascending_stake(std::vector<ValidatorIndex>{0, 1}, self), 11u);
+  EXPECT_FALSE(set->ascending_stake(std::vector<ValidatorIndex>{1, 1}, self));  // counted already
+  EXPECT_FALSE(set->ascending_stake(std::vector<ValidatorIndex>{1, 0}, self));  // out of order
+  EXPECT_FALSE(set->ascending_stake(std::vector<ValidatorIndex>{2}, self));     // no such validator
 }
 
 }  // namespace

@@ -75,6 +75,10 @@ Status write_new_file(const std::string& path, std::string_view text, const Writ
 Status write_new_file_at(int directory_fd, const std::string& name, const std::string& shown, std::string_view text,
                          const WriteFileOptions& options);
 
+// Creates the directory `path` with `mode` (before the umask) unless it
+// exists; io_error "cannot create '<path>': <why>" otherwise.
+Status make_directory(const std::string& path, mode_t mode = 0700);
+
 // Writes `text` to `path` atomically: a temporary file beside it (so rename
 // stays on one file system), fsync, rename(2) over `path`, fsync of the
 // directory. `path` may exist (it is replaced) but may not be a directory

@@ -25,12 +25,10 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <unordered_set>
 #include <utility>
 #include <variant>
 #include <vector>
 
-#include "sion/base/endian.hpp"
 #include "sion/base/result.hpp"
 #include "sion/consensus/messages.hpp"
 #include "sion/consensus/signing.hpp"
@@ -241,6 +239,7 @@ class Core {
     std::vector<ValidatorIndex> sources;
     std::uint32_t ancestors = 0;  // batches only: how far down the lane to fetch with it
   };
+  static codec::List<SignerSignature, kMaxValidators> signatures_of(const Tally& tally);
   struct PulseTally {
     std::map<PulseVoteBody, Tally> bodies;
     std::set<ValidatorIndex> voters;
@@ -252,12 +251,16 @@ class Core {
   bool persist_safety();
   std::uint64_t round_timeout() const noexcept;
   bool verify(ValidatorIndex signer, SignedKind kind, const Hash& message, const Signature& signature);
+  // Signers ascending, each a validator once, with a quorum of stake.
+  bool has_quorum(const codec::List<SignerSignature, kMaxValidators>& signatures) const;
   void evidence(ValidatorIndex offender, std::string what, Message first, Message second);
 
   // lanes.cpp
   void on_batch(ValidatorIndex from, const Batch& batch);
   bool parent_in_lane(const BatchHeader& header) const;
   void approve(const Hash& digest, const std::shared_ptr<const Batch>& batch);
+  // A batch that waited for `parent` to be approved or delivered is looked at again.
+  void release_child(const Hash& parent);
   void flush_approvals();
   void sign_sheet(std::vector<Hash> digests);
   void on_approvals(const ApprovalsMessage& message, bool own);
@@ -316,12 +319,6 @@ class Core {
   bool halted_ = false;
   std::vector<Action> actions_;
   CoreStats stats_;
-  // Signature checks already passed, keyed by H(signature, message, signer).
-  // Only ever looked up, never iterated, so no decision depends on its order.
-  struct KeyPrefix {
-    std::size_t operator()(const Hash& h) const noexcept { return base::load_le<std::uint64_t>(h.data()); }
-  };
-  std::unordered_set<Hash, KeyPrefix> verified_;
 
   // Lanes.
   std::map<Hash, std::shared_ptr<const Batch>, commit::HashOrder> batches_;

@@ -3,6 +3,7 @@
 // "Validators"): who leads each round and how much stake makes a quorum.
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -32,33 +33,28 @@ class ValidatorSet {
   // holds u64le(SHA3-256(0x73 || u64le(round))[0..8)) mod total.
   ValidatorIndex leader(Round round) const noexcept;
 
+  // The stake of the validators signer(item) names for each of `items`,
+  // when they are validators in strictly ascending order (so none twice, as
+  // every certificate lists its signers); nullopt otherwise.
+  template <class Items, class SignerOf>
+  std::optional<std::uint64_t> ascending_stake(const Items& items, SignerOf signer) const {
+    std::uint64_t total = 0;
+    std::optional<ValidatorIndex> previous;
+    for (const auto& item : items) {
+      const ValidatorIndex v = signer(item);
+      if (!contains(v) || (previous && v <= *previous)) return std::nullopt;
+      previous = v;
+      total += stakes_[v];
+    }
+    return total;
+  }
+
  private:
   std::vector<std::uint64_t> stakes_;
   std::vector<std::uint64_t> cumulative_;  // cumulative_[i] = stakes_[0] + ... + stakes_[i]
   std::uint64_t total_ = 0;
   std::uint64_t quorum_ = 0;
   std::uint64_t availability_ = 0;
-};
-
-// Sums the stake of a set of validators given as a sorted, duplicate-free
-// list; the caller checks membership.
-class StakeTally {
- public:
-  explicit StakeTally(const ValidatorSet& set) : set_(&set), seen_(set.size(), false) {}
-  // False when `v` is out of range or counted already.
-  bool add(ValidatorIndex v) {
-    if (!set_->contains(v) || seen_[v]) return false;
-    seen_[v] = true;
-    total_ += set_->stake(v);
-    return true;
-  }
-  bool has(ValidatorIndex v) const noexcept { return set_->contains(v) && seen_[v]; }
-  std::uint64_t total() const noexcept { return total_; }
-
- private:
-  const ValidatorSet* set_;
-  std::vector<bool> seen_;
-  std::uint64_t total_ = 0;
 };
 
 }  // namespace sion::consensus

@@ -66,6 +66,8 @@ struct KeyBundle {
 
   // The profile whose schemes these are, in order, if any.
   std::optional<Profile> profile() const noexcept;
+  // Whether one of the parts is a key of `scheme`.
+  bool has_scheme(Scheme scheme) const noexcept;
 };
 
 struct SignatureBundle {
