@@ -5,7 +5,9 @@
 //      body], op 0 a Message from `sender`, op 1 a tick `body[0]` ms later,
 //      op 2 a batch of our own, op 3 an executed Pulse. Every record must
 //      leave the core consistent (no crash, no sanitizer report), and
-//      every action it returns must encode.
+//      every action it returns must encode;
+//   2  a SafetyState, 3 an Anchor: the records a node keeps on disk for the
+//      core, refused with a reason or re-encoded to the same bytes.
 // Signatures here are fuzzer-friendly stand-ins: validator v's signature of
 // any message of kind k is the single part {k, v}, so inputs reach the
 // rules behind the signature checks (certificates, commits, halts).
@@ -28,7 +30,7 @@ namespace {
 using namespace sion;
 using namespace sion::consensus;
 
-enum Kind : std::uint8_t { one_message, session, kKinds };
+enum Kind : std::uint8_t { one_message, session, safety_record, anchor_record, kKinds };
 enum Op : std::uint8_t { op_message, op_tick, op_batch, op_executed, kOps };
 
 constexpr std::uint32_t kValidators = 4;
@@ -153,6 +155,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (kind == one_message) {
       Message message;
       codec::testing::decode_exactly(body, message);
+    } else if (kind == safety_record) {
+      SafetyState state;
+      codec::testing::decode_exactly(body, state);
+    } else if (kind == anchor_record) {
+      Anchor anchor;
+      codec::testing::decode_exactly(body, anchor);
     } else {
       fuzz_session(body);
     }
@@ -230,6 +238,10 @@ int main(int argc, char** argv) {
     }
   }
   corpus.write(session, session_seed);
+  SafetyState safety;
+  safety.last_voted_round = 9;
+  corpus.write(safety_record, codec::encode(safety));
+  corpus.write(anchor_record, codec::encode(cores[0]->anchor()));
   return 0;
 }
 #endif
