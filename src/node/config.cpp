@@ -128,6 +128,14 @@ class TableReader {
     return {};
   }
 
+  base::Status boolean(const std::string& key, bool& out) {
+    const Value* value = find(key);
+    if (value == nullptr) return {};
+    if (!value->is_boolean()) return error(key, "expected true or false, got " + type_name(*value));
+    out = value->as_boolean();
+    return {};
+  }
+
   // The sub-table `key` (empty if absent).
   base::Result<const Table*> table(const std::string& key) {
     static const Table kEmpty;
@@ -219,6 +227,26 @@ base::Status read_log(const std::string& file, const Table& table, const fs::pat
   return reader.finish();
 }
 
+base::Status read_consensus(const std::string& file, const Table& table, ConsensusConfig& consensus) {
+  TableReader reader(file, table, "consensus");
+  SION_TRY_STATUS(read_address(reader, "listen", consensus.listen, true));
+  SION_TRY_STATUS(reader.integer("round_timeout_ms", consensus.round_timeout_ms, 100, 600'000));
+  SION_TRY_STATUS(reader.integer("idle_interval_ms", consensus.idle_interval_ms, 10, 600'000));
+  SION_TRY_STATUS(reader.integer("batch_interval_ms", consensus.batch_interval_ms, 1, 60'000));
+  SION_TRY_STATUS(reader.integer("max_batch_transactions", consensus.max_batch_transactions, 1, 4096));
+  return reader.finish();
+}
+
+base::Status read_testing(const std::string& file, const Table& table, TestingConfig& testing) {
+  TableReader reader(file, table, "testing");
+  SION_TRY_STATUS(reader.boolean("equivocate", testing.equivocate));
+  SION_TRY_STATUS(reader.integer("link_delay_ms", testing.link_delay_ms, 0, 60'000));
+  SION_TRY_STATUS(
+      reader.integer("fail_consensus_writes_after", testing.fail_consensus_writes_after, 0, std::uint64_t{1} << 62));
+  SION_TRY_STATUS(reader.boolean("control_routes", testing.control_routes));
+  return reader.finish();
+}
+
 base::Status read_peers(const std::string& file, const Table& table, std::map<ledger::Id, HostPort>& peers) {
   TableReader reader(file, table, "peers");
   for (const auto& entry : reader.entries()) {
@@ -255,9 +283,10 @@ base::Result<NodeConfig> read_config(const std::string& file, const Table& root,
   SION_TRY_STATUS(read_log(file, *log, folder, config.log));
 
   SION_TRY(const Table* consensus, reader.table("consensus"));
-  TableReader consensus_reader(file, *consensus, "consensus");
-  SION_TRY_STATUS(read_address(consensus_reader, "listen", config.consensus.listen, true));
-  SION_TRY_STATUS(consensus_reader.finish());
+  SION_TRY_STATUS(read_consensus(file, *consensus, config.consensus));
+
+  SION_TRY(const Table* testing, reader.table("testing"));
+  SION_TRY_STATUS(read_testing(file, *testing, config.testing));
 
   SION_TRY(const Table* peers, reader.table("peers"));
   SION_TRY_STATUS(read_peers(file, *peers, config.peers));
@@ -414,7 +443,8 @@ std::string config_to_toml(const NodeConfig& config) {
       << "request_timeout_ms = " << api.request_timeout_ms << "\n";
 
   out << "\n[pulse]\n"
-      << "# Time between Pulses, " << kMinPulseIntervalMs << " to " << kMaxPulseIntervalMs << " ms.\n"
+      << "# The least time between Pulses, " << kMinPulseIntervalMs << " to " << kMaxPulseIntervalMs
+      << " ms:\n# a leader proposes a block at least this long after its parent.\n"
       << "interval_ms = " << config.pulse.interval_ms << "\n";
 
   const MempoolConfig& mempool = config.mempool;
@@ -442,9 +472,28 @@ std::string config_to_toml(const NodeConfig& config) {
         << "# file = \"node.log\"\n";
   }
 
+  const ConsensusConfig& consensus = config.consensus;
   out << "\n[consensus]\n"
       << "# Where this validator listens for the other validators.\n"
-      << "listen = " << toml_quoted(to_string(config.consensus.listen)) << "\n";
+      << "listen = " << toml_quoted(to_string(consensus.listen)) << "\n"
+      << "# A round without progress times out after this (doubling while rounds fail).\n"
+      << "round_timeout_ms = " << consensus.round_timeout_ms << "\n"
+      << "# With nothing to order, a leader proposes this long after its parent.\n"
+      << "idle_interval_ms = " << consensus.idle_interval_ms << "\n"
+      << "# This validator cuts a batch of its mempool at most this often ...\n"
+      << "batch_interval_ms = " << consensus.batch_interval_ms << "\n"
+      << "# ... of at most this many transactions.\n"
+      << "max_batch_transactions = " << consensus.max_batch_transactions << "\n";
+
+  const TestingConfig& testing = config.testing;
+  if (testing != TestingConfig{}) {
+    out << "\n# Test hooks: never on a real network.\n"
+        << "[testing]\n"
+        << "equivocate = " << (testing.equivocate ? "true" : "false") << "\n"
+        << "link_delay_ms = " << testing.link_delay_ms << "\n"
+        << "fail_consensus_writes_after = " << testing.fail_consensus_writes_after << "\n"
+        << "control_routes = " << (testing.control_routes ? "true" : "false") << "\n";
+  }
 
   out << "\n# The other validators: validator id (64 hex digits) = \"host:port\".\n"
       << "[peers]\n";

@@ -139,7 +139,19 @@ base::Result<std::optional<std::uint64_t>> Node::produce(std::uint64_t now_ms) {
   std::vector<exec::Transaction> candidates;
   candidates.reserve(selection.transactions.size());
   for (const auto& tx : selection.transactions) candidates.push_back(*tx);
+  SION_TRY(const exec::PulseHeader header, build(candidates, now_ms, validator_id_));
+  return std::optional<std::uint64_t>{header.height};
+}
 
+base::Result<exec::PulseHeader> Node::build_and_apply(std::span<const exec::Transaction> candidates,
+                                                      std::uint64_t time_ms, const exec::Id& proposer) {
+  std::lock_guard produce_lock(produce_mutex_);
+  if (auto failed = failure()) return base::fail(*failed);
+  return build(candidates, time_ms, proposer);
+}
+
+base::Result<exec::PulseHeader> Node::build(std::span<const exec::Transaction> candidates, std::uint64_t now_ms,
+                                            const exec::Id& proposer) {
   exec::PulseOptions pulse_options;
   pulse_options.executor = &executor_;
   pulse_options.cache = &cache_;
@@ -151,11 +163,29 @@ base::Result<std::optional<std::uint64_t>> Node::produce(std::uint64_t now_ms) {
     const std::uint64_t time_ms = std::max(now_ms, parent.time_ms);
     const exec::StorePreState pre(chain_->state());
     SION_TRY(exec::ProposedPulse made,
-             exec::propose_pulse(pre, parent, candidates, time_ms, validator_id_, chain_->params(), pulse_options));
+             exec::propose_pulse(pre, parent, candidates, time_ms, proposer, chain_->params(), pulse_options));
     proposed.emplace(std::move(made));
   }
   SION_TRY_STATUS(apply_pulse(proposed->pulse, proposed->outcome));
-  return std::optional<std::uint64_t>{proposed->pulse.header.height};
+  return proposed->pulse.header;
+}
+
+std::vector<std::shared_ptr<const exec::Transaction>> Node::take_for_batch(const ledger::PulseLimits& limits,
+                                                                           std::uint64_t now_ms,
+                                                                           std::uint64_t retry_after_ms) {
+  std::lock_guard pool_lock(pool_mutex_);
+  // Marks of transactions that left the pool, or whose batch is overdue.
+  std::erase_if(batched_, [&](const auto& entry) {
+    return !pool_->status(entry.first) || now_ms >= entry.second + retry_after_ms || now_ms < entry.second;
+  });
+  policy::Selection selection = pool_->select(limits, [&](const exec::Id& id) { return batched_.contains(id); });
+  for (const exec::Id& id : selection.ids) batched_.emplace(id, now_ms);
+  return std::move(selection.transactions);
+}
+
+void Node::stop_production(base::Error error) {
+  std::lock_guard lock(failure_mutex_);
+  if (!failure_) failure_ = std::move(error);
 }
 
 base::Status Node::apply_pulse(const exec::Pulse& pulse, const exec::PulseOutcome& outcome) {
@@ -196,8 +226,7 @@ base::Status Node::apply_pulse(const exec::Pulse& pulse, const exec::PulseOutcom
 }
 
 base::Status Node::fail_storage(base::Error error) {
-  std::lock_guard lock(failure_mutex_);
-  if (!failure_) failure_ = error;
+  stop_production(error);
   return base::fail(std::move(error));
 }
 

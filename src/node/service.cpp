@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <atomic>
 #include <utility>
 
 #include "sion/base/thread_name.hpp"
@@ -25,9 +27,9 @@ base::Result<ServiceOptions> service_options(const NodeConfig& config) {
   ServiceOptions options;
   options.node.data_dir = config.data_dir;
   SION_TRY(options.node.genesis, exec::read_genesis_file(config.genesis_file));
-  SION_TRY_CONTEXT(crypto::SigningBundle validator, "validator key file " + config.validator_key_file,
-                   wallet::read_key_file(config.validator_key_file));
-  options.node.validator = std::make_shared<const crypto::SigningBundle>(std::move(validator));
+  SION_TRY_CONTEXT(wallet::KeySecret validator, "validator key file " + config.validator_key_file,
+                   wallet::read_key_secret(config.validator_key_file));
+  options.node.validator = std::make_shared<const crypto::SigningBundle>(std::move(validator.bundle));
   options.node.policy.min_fee_per_byte = config.mempool.min_fee_per_byte;
   options.node.pool.max_transactions = config.mempool.max_transactions;
   options.node.pool.max_bytes = config.mempool.max_bytes;
@@ -41,6 +43,36 @@ base::Result<ServiceOptions> service_options(const NodeConfig& config) {
   options.server.rate_limit.requests_per_second = config.api.rate_per_client;
   options.server.request_timeout = std::chrono::milliseconds(config.api.request_timeout_ms);
   options.interval = std::chrono::milliseconds(config.pulse.interval_ms);
+
+  ConsensusDriverOptions& consensus = options.consensus.emplace();
+  consensus.timing.min_block_interval_ms = config.pulse.interval_ms;
+  consensus.timing.idle_block_interval_ms = std::max(config.consensus.idle_interval_ms, config.pulse.interval_ms);
+  consensus.timing.round_timeout_ms = config.consensus.round_timeout_ms;
+  consensus.timing.max_round_timeout_ms = std::uint64_t{config.consensus.round_timeout_ms} * 8;
+  consensus.listen = config.consensus.listen;
+  consensus.profile = validator.profile;
+  consensus.seed = validator.seed->seed;
+  consensus.batch_interval_ms = config.consensus.batch_interval_ms;
+  consensus.max_batch_transactions = config.consensus.max_batch_transactions;
+  const exec::Genesis& genesis = options.node.genesis;
+  for (const auto& [id, address] : config.peers) {
+    const auto at = std::find_if(genesis.validators.begin(), genesis.validators.end(),
+                                 [&](const exec::GenesisValidator& v) { return exec::account_id(v.keys) == id; });
+    if (at == genesis.validators.end()) {
+      return base::fail(base::Errc::invalid_value, fmt::format("peers: {} is not a validator of the genesis file {}",
+                                                               base::to_hex(id), config.genesis_file));
+    }
+    consensus.peers.emplace(static_cast<std::uint32_t>(at - genesis.validators.begin()), address);
+  }
+  consensus.equivocate = config.testing.equivocate;
+  consensus.link_delay = std::chrono::milliseconds(config.testing.link_delay_ms);
+  if (const std::uint64_t allowed = config.testing.fail_consensus_writes_after; allowed != 0) {
+    auto writes = std::make_shared<std::atomic<std::uint64_t>>(0);
+    consensus.write_fault = [writes, allowed]() -> base::Status {
+      if (writes->fetch_add(1) < allowed) return {};
+      return base::fail(base::Errc::io_error, "injected write failure (testing.fail_consensus_writes_after)");
+    };
+  }
   return options;
 }
 
@@ -53,6 +85,10 @@ base::Result<std::unique_ptr<Service>> Service::start(ServiceOptions options) {
     auto lock = service->node_->read_lock();
     log->info("chain {} at height {}, state root {}", service->node_->genesis().params.chain_id,
               service->node_->chain().height(), base::to_hex(service->node_->chain().head().state_root));
+  }
+  if (service->options_.consensus) {
+    SION_TRY(service->consensus_,
+             ConsensusDriver::start(*service->node_, service->options_.node.data_dir, *service->options_.consensus));
   }
   service->server_ = std::make_unique<http::Server>(service->options_.server);
   service->api_ = std::make_unique<Api>(*service->node_, *service->server_, service->options_.api);
@@ -77,6 +113,7 @@ void Service::stop() {
   }
   wake_.notify_all();
   if (producer_.joinable()) producer_.join();
+  if (consensus_) consensus_->stop();
   if (server_) server_->stop();
   api_.reset();
   server_.reset();
@@ -84,7 +121,9 @@ void Service::stop() {
 
 void Service::produce_loop() {
   const auto log = component_logger("node");
-  auto next = std::chrono::steady_clock::now() + options_.interval;
+  // With consensus only the mempool's expiry runs here, once a second.
+  const std::chrono::milliseconds period = consensus_ ? std::chrono::milliseconds(1000) : options_.interval;
+  auto next = std::chrono::steady_clock::now() + period;
   bool failed = false;
   for (;;) {
     {
@@ -92,13 +131,14 @@ void Service::produce_loop() {
       wake_.wait_until(lock, next, [this] { return stopping_; });
       if (stopping_) return;
     }
-    next += options_.interval;
+    next += period;
     // After a stall (a slow disk, a suspended process) skip the missed
     // ticks instead of producing a burst of Pulses.
-    if (next < std::chrono::steady_clock::now()) next = std::chrono::steady_clock::now() + options_.interval;
+    if (next < std::chrono::steady_clock::now()) next = std::chrono::steady_clock::now() + period;
     if (failed) continue;
     const std::uint64_t now = wall_ms();
     node_->expire(now);
+    if (consensus_) continue;  // consensus orders the Pulses
     auto produced = node_->produce(now);
     if (!produced) {
       log->critical("stopped producing: {}", produced.error().to_string());

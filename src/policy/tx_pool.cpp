@@ -439,7 +439,7 @@ std::vector<Removed> TxPool::expire(PoolTime now) {
   return removed;
 }
 
-Selection TxPool::select(const ledger::PulseLimits& limits) const {
+Selection TxPool::select(const ledger::PulseLimits& limits, const std::function<bool(const ledger::Id&)>& taken) const {
   Selection selection;
   // Each sender's next pending transaction, best first.
   std::set<Rank, BetterFirst> heads;
@@ -451,12 +451,14 @@ Selection TxPool::select(const ledger::PulseLimits& limits) const {
     const Rank best = *heads.begin();
     heads.erase(heads.begin());
     const Entry& entry = entries_.at(best.tx_id);
-    // A sender whose next transaction does not fit has no later one
-    // selectable either: its nonces must stay consecutive.
-    if (!selection.usage.fits(entry.facts.usage, limits)) continue;
-    selection.usage.add(entry.facts.usage);
-    selection.transactions.push_back(entry.tx);
-    selection.ids.push_back(best.tx_id);
+    if (!taken || !taken(best.tx_id)) {
+      // A sender whose next transaction does not fit has no later one
+      // selectable either: its nonces must stay consecutive.
+      if (!selection.usage.fits(entry.facts.usage, limits)) continue;
+      selection.usage.add(entry.facts.usage);
+      selection.transactions.push_back(entry.tx);
+      selection.ids.push_back(best.tx_id);
+    }
     const Sender& sender = senders_.at(entry.sender);
     if (const auto next = sender.nonces.find(entry.nonce + 1); next != sender.nonces.end()) {
       heads.insert(rank_of(entries_.at(next->second)));

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 
 #include "sion/base/bytes.hpp"
 #include "sion/base/json.hpp"
@@ -57,29 +58,29 @@ std::string key_file_text(crypto::Profile profile, const crypto::KeySeed& seed, 
   return text;
 }
 
-base::Result<crypto::SigningBundle> key_from_json(const base::JsonValue& document) {
+base::Result<KeySecret> key_from_json(const base::JsonValue& document) {
   SION_TRY(auto object, base::JsonView(document).as_object());
   SION_TRY(const base::JsonView profile_field, object.field("profile"));
   SION_TRY(const std::string profile_name, profile_field.as_string());
   const auto profile = crypto::profile_from_name(profile_name);
   if (!profile) return profile_field.invalid("unknown profile " + base::json_quoted(profile_name));
 
-  KeySeedGuard guard;
+  auto guard = std::make_unique<KeySeedGuard>();
   {
     SION_TRY(base::Bytes seed, object.hex("seed", {.size = crypto::kKeySeedBytes}));
-    std::copy(seed.begin(), seed.end(), guard.seed.begin());
+    std::copy(seed.begin(), seed.end(), guard->seed.begin());
     base::secure_wipe(seed.data(), seed.size());
   }
   SION_TRY(const base::JsonView account_field, object.field("account"));
   SION_TRY(const base::Bytes account, account_field.as_hex({.size = std::tuple_size_v<exec::Id>}));
   SION_TRY_STATUS(object.finish());
 
-  SION_TRY(crypto::SigningBundle bundle, crypto::SigningBundle::from_seed(*profile, guard.seed));
+  SION_TRY(crypto::SigningBundle bundle, crypto::SigningBundle::from_seed(*profile, guard->seed));
   const exec::Id derived = exec::account_id(bundle.public_bundle());
   if (!std::equal(derived.begin(), derived.end(), account.begin(), account.end())) {
     return account_field.invalid("does not match the seed, which gives account " + base::to_hex(derived));
   }
-  return bundle;
+  return KeySecret{*profile, std::move(guard), std::move(bundle)};
 }
 
 }  // namespace
@@ -138,24 +139,34 @@ base::Result<crypto::SigningBundle> write_key_file(const std::string& path, cryp
 }
 
 base::Result<crypto::SigningBundle> read_key_file(const std::string& path) {
+  SION_TRY(KeySecret secret, read_key_secret(path));
+  return std::move(secret.bundle);
+}
+
+base::Result<KeySecret> read_key_secret(const std::string& path) {
   SION_TRY(
       std::string text,
       base::read_file(
           path, {.what = "key file", .max_bytes = kMaxKeyFileBytes, .owner_only = true, .follow_symlinks = false}));
-  return parse_key_file(std::move(text), "key file " + quoted_path(path));
+  return parse_key_secret(std::move(text), "key file " + quoted_path(path));
 }
 
 base::Result<crypto::SigningBundle> parse_key_file(std::string text, std::string_view origin) {
+  SION_TRY(KeySecret secret, parse_key_secret(std::move(text), origin));
+  return std::move(secret.bundle);
+}
+
+base::Result<KeySecret> parse_key_secret(std::string text, std::string_view origin) {
   auto document = base::parse_json(text);
   base::secure_wipe(text.data(), text.size());
   if (!document) return base::fail(std::move(document).error().with_context(origin));
-  auto bundle = key_from_json(*document);
+  auto secret = key_from_json(*document);
   if (document->is_object() && document->contains("seed") && document->at("seed").is_string()) {
     std::string& seed_hex = document->at("seed").get_ref<std::string&>();
     base::secure_wipe(seed_hex.data(), seed_hex.size());
   }
-  if (!bundle) return base::fail(std::move(bundle).error().with_context(origin));
-  return bundle;
+  if (!secret) return base::fail(std::move(secret).error().with_context(origin));
+  return secret;
 }
 
 }  // namespace sion::wallet

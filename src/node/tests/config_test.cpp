@@ -46,7 +46,7 @@ TEST(Config, DefaultsOfEveryOptionalField) {
   EXPECT_EQ(config->api.max_connections, 256u);
   EXPECT_EQ(config->api.rate_per_client, 100u);
   EXPECT_EQ(config->api.request_timeout_ms, 10'000u);
-  EXPECT_EQ(config->pulse.interval_ms, 1000u);
+  EXPECT_EQ(config->pulse.interval_ms, 50u);
   EXPECT_EQ(config->mempool.max_transactions, 100'000u);
   EXPECT_EQ(config->mempool.max_bytes, 256u << 20);
   EXPECT_EQ(config->mempool.max_per_sender, 64u);
@@ -133,12 +133,12 @@ TEST(Config, WrongTypeNamesTheField) {
 }
 
 TEST(Config, OutOfRangeNamesTheFieldAndTheLimit) {
-  EXPECT_EQ(error_of(kRequired + "[pulse]\ninterval_ms = 50\n"),
-            "/etc/sion/node.toml: pulse.interval_ms: 50 is below the minimum 100");
+  EXPECT_EQ(error_of(kRequired + "[pulse]\ninterval_ms = 5\n"),
+            "/etc/sion/node.toml: pulse.interval_ms: 5 is below the minimum 10");
   EXPECT_EQ(error_of(kRequired + "[pulse]\ninterval_ms = 60001\n"),
             "/etc/sion/node.toml: pulse.interval_ms: 60001 is above the maximum 60000");
   EXPECT_EQ(error_of(kRequired + "[pulse]\ninterval_ms = -1\n"),
-            "/etc/sion/node.toml: pulse.interval_ms: -1 is below the minimum 100");
+            "/etc/sion/node.toml: pulse.interval_ms: -1 is below the minimum 10");
   EXPECT_EQ(error_of(kRequired + "[api]\nmax_connections = 0\n"),
             "/etc/sion/node.toml: api.max_connections: 0 is below the minimum 1");
   EXPECT_EQ(error_of(kRequired + "[mempool]\nreplacement_bump_percent = 1001\n"),
@@ -146,13 +146,17 @@ TEST(Config, OutOfRangeNamesTheFieldAndTheLimit) {
   EXPECT_EQ(error_of(kRequired + "[mempool]\nmin_fee_per_byte = -3\n"),
             "/etc/sion/node.toml: mempool.min_fee_per_byte: -3 is below the minimum 0");
   // Pulse bounds accepted at their ends.
-  EXPECT_TRUE(parse(kRequired + "[pulse]\ninterval_ms = 100\n"));
+  EXPECT_TRUE(parse(kRequired + "[pulse]\ninterval_ms = 10\n"));
   EXPECT_TRUE(parse(kRequired + "[pulse]\ninterval_ms = 60000\n"));
 }
 
 TEST(Config, UnknownKeysAreTypos) {
   EXPECT_EQ(error_of(kRequired + "data_dri = \"x\"\n"), "/etc/sion/node.toml: data_dri: unknown key");
   EXPECT_EQ(error_of(kRequired + "[pulse]\ninterval = 1000\n"), "/etc/sion/node.toml: pulse.interval: unknown key");
+  EXPECT_EQ(error_of(kRequired + "[testing]\nequivocate = 1\n"),
+            "/etc/sion/node.toml: testing.equivocate: expected true or false, got an integer");
+  EXPECT_EQ(error_of(kRequired + "[consensus]\nmax_batch_transactions = 0\n"),
+            "/etc/sion/node.toml: consensus.max_batch_transactions: 0 is below the minimum 1");
   EXPECT_EQ(error_of(kRequired + "[apii]\naddress = \"127.0.0.1:1\"\n"), "/etc/sion/node.toml: apii: unknown key");
   EXPECT_EQ(error_of(kRequired + "[log]\n\"le vel\" = \"info\"\n"), "/etc/sion/node.toml: log.\"le vel\": unknown key");
   EXPECT_EQ(error_of(kRequired + "[mempool.extra]\nx = 1\n"), "/etc/sion/node.toml: mempool.extra: unknown key");
@@ -240,6 +244,11 @@ TEST(Config, WriteThenReadGivesTheSameConfig) {
   config.log.level = LogLevel::warn;
   config.log.file = "/var/log/tab\there.log";
   config.consensus.listen = {"10.0.0.1", 9999};
+  config.consensus.round_timeout_ms = 900;
+  config.consensus.max_batch_transactions = 64;
+  config.testing.equivocate = true;
+  config.testing.link_delay_ms = 50;
+  config.testing.fail_consensus_writes_after = 7;
   auto id = ledger::Id{};
   id.fill(0xab);
   config.peers[id] = {"peer.example", 1};

@@ -257,6 +257,20 @@ TEST_F(TxPoolTest, SelectsEachSenderInNonceOrder) {
   for (const auto& receipt : outcome.receipts) EXPECT_EQ(receipt.status, ledger::TxStatus::success);
 }
 
+TEST_F(TxPoolTest, PassesOverTakenTransactionsKeepingNonceOrder) {
+  TxPool txs = pool();
+  const std::vector<exec::Transaction> in = {transfer(0, 0, 10), transfer(0, 1, 500, {coin(0, 1)}),
+                                             transfer(1, 0, 100)};
+  for (const auto& tx : in) ASSERT_TRUE(admit(txs, tx).verdict.ok());
+  const auto ids = ids_of(in);
+  // Sender 0's nonce 0 (the lowest feerate) is in a batch already: its nonce 1 follows it.
+  const auto taken = [&](const Id& id) { return id == ids[0]; };
+  EXPECT_EQ(txs.select(params.limits, taken).ids, (std::vector<Id>{ids[2], ids[1]}));
+  const auto all = [](const Id&) { return true; };
+  EXPECT_TRUE(txs.select(params.limits, all).ids.empty());
+  EXPECT_EQ(txs.size(), 3u);
+}
+
 TEST_F(TxPoolTest, SelectsWithinEachBudget) {
   TxPool txs = pool();
   std::vector<exec::Transaction> in;

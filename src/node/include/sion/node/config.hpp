@@ -48,8 +48,10 @@ struct ApiConfig {
   bool operator==(const ApiConfig&) const = default;
 };
 
+// The least time between Pulses: a leader proposes a block at least this
+// long after its parent (consensus::Timing::min_block_interval_ms).
 struct PulseConfig {
-  std::uint32_t interval_ms = 1000;
+  std::uint32_t interval_ms = 50;
   bool operator==(const PulseConfig&) const = default;
 };
 
@@ -72,7 +74,21 @@ struct LogConfig {
 // The validator network: where this validator listens for the others.
 struct ConsensusConfig {
   HostPort listen{"127.0.0.1", 8731};
+  std::uint32_t round_timeout_ms = 1500;  // doubling while rounds fail, up to 8 times this
+  std::uint32_t idle_interval_ms = 500;   // a leader with nothing to order waits this long
+  std::uint32_t batch_interval_ms = 10;   // this validator cuts a batch at most this often
+  std::uint32_t max_batch_transactions = 256;
   bool operator==(const ConsensusConfig&) const = default;
+};
+
+// Test hooks (docs/node-config.md, "[testing]"): each makes the validator
+// misbehave or fail on purpose, for the fault tests. Never on a real network.
+struct TestingConfig {
+  bool equivocate = false;                        // as leader, sign two conflicting proposals per round
+  std::uint32_t link_delay_ms = 0;                // hold every frame to a peer this long
+  std::uint64_t fail_consensus_writes_after = 0;  // 0: never; else every consensus write after this many fails
+  bool control_routes = false;                    // POST /v1/testing/links: block links at run time
+  bool operator==(const TestingConfig&) const = default;
 };
 
 struct NodeConfig {
@@ -84,6 +100,7 @@ struct NodeConfig {
   MempoolConfig mempool;
   LogConfig log;
   ConsensusConfig consensus;
+  TestingConfig testing;
   // The other validators: validator id (the account id of its key, 64 hex
   // digits in the file) to its consensus address. Empty for one validator.
   std::map<ledger::Id, HostPort> peers;
@@ -91,7 +108,7 @@ struct NodeConfig {
 };
 
 // Limits of the values (docs/node-config.md lists them all).
-inline constexpr std::uint32_t kMinPulseIntervalMs = 100;
+inline constexpr std::uint32_t kMinPulseIntervalMs = 10;
 inline constexpr std::uint32_t kMaxPulseIntervalMs = 60'000;
 // Config files larger than this are refused unread.
 inline constexpr std::size_t kMaxConfigFileBytes = 1u << 20;

@@ -25,6 +25,7 @@
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,7 @@
 #include "sion/exec/genesis.hpp"
 #include "sion/exec/pulse_header.hpp"
 #include "sion/node/chain_store.hpp"
+#include "sion/node/consensus_records.hpp"
 #include "sion/node/event_log.hpp"
 #include "sion/node/prometheus.hpp"
 #include "sion/node/tx_outcomes.hpp"
@@ -97,6 +99,21 @@ class Node {
   // Stores a Pulse that propose_pulse or check_pulse accepted on the latest
   // state, updates the mempool and announces it.
   base::Status apply_pulse(const exec::Pulse& pulse, const exec::PulseOutcome& outcome);
+  // Builds the next Pulse from `candidates` in order (exec::propose_pulse:
+  // those execution rejects are left out) at `time_ms` (raised to the
+  // parent's), named as proposed by `proposer`, and applies it. Consensus
+  // delivers the candidates; every validator builds the same Pulse.
+  base::Result<exec::PulseHeader> build_and_apply(std::span<const exec::Transaction> candidates, std::uint64_t time_ms,
+                                                  const exec::Id& proposer);
+
+  // ---- Batching (a validator's lane, docs/consensus.md) ----
+  // Pending transactions for this validator's next batch, within `limits`,
+  // passing over those already in one of its batches: each one taken is
+  // marked, and becomes selectable again `retry_after_ms` later if it has
+  // not executed by then (its batch may never be ordered).
+  std::vector<std::shared_ptr<const exec::Transaction>> take_for_batch(const ledger::PulseLimits& limits,
+                                                                       std::uint64_t now_ms,
+                                                                       std::uint64_t retry_after_ms);
   // Drops mempool transactions past their expiry, reporting each.
   void expire(std::uint64_t now_ms);
 
@@ -134,6 +151,12 @@ class Node {
 
   EventLog& events() noexcept { return events_; }
   crypto::VerifyCache& verify_cache() noexcept { return cache_; }
+  base::Executor& executor() noexcept { return executor_; }
+  ConsensusRecords& consensus() noexcept { return consensus_; }
+  const ConsensusRecords& consensus() const noexcept { return consensus_; }
+  // Stops production for a reason that is not the store's (consensus
+  // halted): failure() reports it from now on.
+  void stop_production(base::Error error);
   std::uint64_t executed_transactions() const noexcept { return executed_.load(); }
   // The storage failure that stopped production, if any.
   std::optional<base::Error> failure() const;
@@ -141,6 +164,9 @@ class Node {
  private:
   explicit Node(NodeOptions options);
   base::Status fail_storage(base::Error error);
+  // build_and_apply() under the produce lock.
+  base::Result<exec::PulseHeader> build(std::span<const exec::Transaction> candidates, std::uint64_t time_ms,
+                                        const exec::Id& proposer);
   void announce(const exec::Pulse& pulse, const std::vector<exec::Receipt>& receipts,
                 const std::vector<policy::Removed>& removed);
   void report_removed(const std::vector<policy::Removed>& removed);
@@ -162,6 +188,8 @@ class Node {
   mutable std::mutex failure_mutex_;
   std::optional<base::Error> failure_;
   std::atomic<std::uint64_t> executed_{0};
+  std::map<exec::Id, std::uint64_t> batched_;  // under pool_mutex_: in a batch of ours since (ms)
+  ConsensusRecords consensus_;
   mutable std::mutex published_mutex_;
   mutable std::map<std::uint64_t, std::shared_ptr<const exec::PublishedPulse>> published_;  // a few recent
   mutable std::mutex interval_mutex_;

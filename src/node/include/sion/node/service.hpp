@@ -1,7 +1,7 @@
 #pragma once
-// A running node: the Node, its HTTP API and the producer that closes a
-// Pulse every interval, started from a node.toml (docs/node-config.md) and
-// stopped cleanly (`sion node`, `sion devnet`).
+// A running node: the Node, its consensus (ConsensusDriver), its HTTP API
+// and the mempool's housekeeping, started from a node.toml
+// (docs/node-config.md) and stopped cleanly (`sion node`, `sion devnet`).
 
 #include <atomic>
 #include <chrono>
@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -16,6 +17,7 @@
 #include "sion/http/server.hpp"
 #include "sion/node/api.hpp"
 #include "sion/node/config.hpp"
+#include "sion/node/consensus_driver.hpp"
 #include "sion/node/node.hpp"
 
 namespace sion::node {
@@ -24,6 +26,10 @@ struct ServiceOptions {
   NodeOptions node;
   http::ServerOptions server;
   ApiOptions api;
+  // The validator's consensus (service_options() always sets it). Without
+  // it the node orders alone: it builds a Pulse from its own mempool every
+  // `interval` (tests of the API that need no network).
+  std::optional<ConsensusDriverOptions> consensus;
   std::chrono::milliseconds interval{1000};
 };
 
@@ -52,6 +58,8 @@ class Service {
 
   Node& node() noexcept { return *node_; }
   std::uint16_t api_port() const noexcept { return server_->port(); }
+  // Null without consensus options.
+  ConsensusDriver* consensus() noexcept { return consensus_.get(); }
 
  private:
   Service() = default;
@@ -59,6 +67,7 @@ class Service {
 
   ServiceOptions options_;
   std::unique_ptr<Node> node_;
+  std::unique_ptr<ConsensusDriver> consensus_;
   std::unique_ptr<http::Server> server_;
   std::unique_ptr<Api> api_;
   std::thread producer_;

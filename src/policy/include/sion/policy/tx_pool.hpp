@@ -14,6 +14,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -127,8 +128,10 @@ class TxPool {
   // Pending transactions within `limits`: per sender by ascending nonce
   // from the account's (as the last insert() or on_pulse_committed() read
   // it), across senders by the feerate of each sender's next transaction.
-  // Removes nothing.
-  Selection select(const ledger::PulseLimits& limits) const;
+  // Removes nothing. A transaction `taken` says is already on its way (a
+  // validator put it in a batch) is passed over as if selected: it is not
+  // returned or counted, and its sender's next nonce becomes selectable.
+  Selection select(const ledger::PulseLimits& limits, const std::function<bool(const ledger::Id&)>& taken = {}) const;
 
   // After a Pulse commits: removes the executed transactions (`executed`:
   // the ids the Pulse included), those whose nonce the new state passed,

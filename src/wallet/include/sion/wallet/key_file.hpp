@@ -11,6 +11,7 @@
 // between the check and the write.
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -63,5 +64,16 @@ base::Result<crypto::SigningBundle> read_key_file(const std::string& path);
 // The same checks on a key file's text (all but the file's own: kind, mode,
 // size); `origin` starts each error. The text is wiped before returning.
 base::Result<crypto::SigningBundle> parse_key_file(std::string text, std::string_view origin);
+
+// A key file's whole secret: for a holder that derives keys of its own from
+// the master seed (a validator's consensus signer signs only some legs).
+struct KeySecret {
+  crypto::Profile profile{};
+  std::unique_ptr<KeySeedGuard> seed;  // never null
+  crypto::SigningBundle bundle;
+};
+// read_key_file() and parse_key_file() keeping the seed.
+base::Result<KeySecret> read_key_secret(const std::string& path);
+base::Result<KeySecret> parse_key_secret(std::string text, std::string_view origin);
 
 }  // namespace sion::wallet
