@@ -17,6 +17,7 @@
 #include "sion/cli/node_commands.hpp"
 #include "sion/cli/tx_decode.hpp"
 #include "sion/cli/wallet_commands.hpp"
+#include "sion/node/devnet_dir.hpp"
 #include "sion/wallet/tx_batch.hpp"
 
 namespace sion::cli {
@@ -305,11 +306,14 @@ void add_node(CLI::App& app, std::string& config_path) {
 
 void add_devnet(CLI::App& app, DevnetOptions& options) {
   CLI::App* devnet = app.add_subcommand(
-      "devnet", "Create (or resume) a local devnet in a folder and run its validator in the foreground");
+      "devnet", "Create (or resume) a local devnet in a folder and run its validators in the foreground");
   devnet
       ->add_option("--validators", options.validators,
-                   fmt::format("Validators [default: {}; only 1 for now]", options.validators))
+                   fmt::format("Validators, when creating: 1 runs in this process, more run one `sion node` "
+                               "process each [default: {}]",
+                               options.validators))
       ->check(unsigned_decimal())
+      ->check(CLI::Range(std::size_t{1}, node::kMaxDevnetValidators))
       ->option_text("<N>");
   devnet->add_option("--dir", options.dir, fmt::format("The devnet folder [default: {}]", options.dir))
       ->option_text("<DIR>");
@@ -321,16 +325,18 @@ void add_devnet(CLI::App& app, DevnetOptions& options) {
       ->option_text("<N>");
   devnet
       ->add_option("--interval-ms", options.interval_ms,
-                   fmt::format("Pulse interval, when creating [default: {}]", options.interval_ms))
+                   fmt::format("The least time between Pulses, when creating [default: {}]", options.interval_ms))
       ->check(unsigned_decimal())
-      ->check(CLI::Range(std::uint32_t{100}, std::uint32_t{60'000}))
+      ->check(CLI::Range(node::kMinPulseIntervalMs, node::kMaxPulseIntervalMs))
       ->option_text("<MS>");
   devnet->add_option("--api", options.api, fmt::format("API address, when creating [default: {}]", options.api))
       ->option_text("<HOST:PORT>");
   devnet->set_help_flag("-h,--help", "Print help");
   devnet->footer(
       "The folder holds node.toml, genesis.json, keys/ and data/; run again with the same --dir\n"
-      "to resume the same chain. Ctrl-C stops the node cleanly.");
+      "to resume the same chain. Ctrl-C stops the node cleanly. With N validators it holds\n"
+      "validator-K/ (node.toml, data/, node.log) for each, validator K's API on the --api port + 2K\n"
+      "and its consensus on the port + 1 + 2K; Ctrl-C stops every validator.");
 }
 
 CLI::App* add_replay(CLI::App& app, ReplayCommandOptions& options) {

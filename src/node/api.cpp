@@ -389,6 +389,58 @@ base::Status Api::register_routes() {
     return ok(out);
   }));
 
+  SION_TRY_STATUS(server_.route("GET", "/v1/consensus", [&node](const Request&) -> Response {
+    const ConsensusStatus status = node.consensus().status();
+    Json out{{"running", status.running},
+             {"validator_index", status.self},
+             {"validators", status.validators},
+             {"round", status.round},
+             {"high_qc_round", status.high_qc_round},
+             {"last_voted_round", status.last_voted_round},
+             {"delivered_height", status.delivered_height},
+             {"certified_height", status.certified_height},
+             {"connected", status.connected},
+             {"proposals", status.proposals},
+             {"votes", status.votes},
+             {"timeouts", status.timeouts},
+             {"rejected", status.rejected},
+             {"blocks_committed", status.blocks_committed},
+             {"batches_made", status.batches_made},
+             {"batches_refused", status.batches_refused},
+             {"evidence", node.consensus().evidence().size()}};
+    if (status.halted) out["halted"] = *status.halted;
+    return ok(out);
+  }));
+
+  SION_TRY_STATUS(server_.route("GET", "/v1/pulses/{height}/certificate", [&node](const Request& request) -> Response {
+    auto height = height_param(request, node);
+    if (auto* refused = std::get_if<Response>(&height)) return std::move(*refused);
+    const std::uint64_t h = std::get<std::uint64_t>(height);
+    const auto certificate = node.consensus().certificate(h);
+    if (!certificate) return not_found(fmt::format("no Pulse certificate for height {} is kept here", h));
+    Json signers = Json::array();
+    for (const consensus::SignerSignature& vote : certificate->votes) signers.push_back(vote.signer);
+    return ok(Json{{"height", h},
+                   {"pulse_hash", base::to_hex(certificate->body.pulse)},
+                   {"state_root", base::to_hex(certificate->body.state_root)},
+                   {"signers", std::move(signers)},
+                   {"certificate_hex", base::to_hex(codec::encode(*certificate))}});
+  }));
+
+  SION_TRY_STATUS(server_.route("GET", "/v1/evidence", [&node](const Request&) -> Response {
+    Json list = Json::array();
+    for (const EvidenceRecord& record : node.consensus().evidence()) {
+      list.push_back(Json{{"offender", record.offender},
+                          {"what", record.what},
+                          {"first_kind", std::string(consensus::message_name(record.first))},
+                          {"first_hex", base::to_hex(consensus::encode_message(record.first))},
+                          {"second_kind", std::string(consensus::message_name(record.second))},
+                          {"second_hex", base::to_hex(consensus::encode_message(record.second))},
+                          {"seen_ms", record.seen_ms}});
+    }
+    return ok(Json{{"evidence", std::move(list)}});
+  }));
+
   SION_TRY_STATUS(server_.route("GET", "/v1/log/head", [&node](const Request&) -> Response {
     const SignedLogHead signed_head = node.signed_log_head();
     return ok(Json{{"size", signed_head.head.size},

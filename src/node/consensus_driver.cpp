@@ -89,6 +89,8 @@ base::Result<std::unique_ptr<ConsensusDriver>> ConsensusDriver::start(Node& node
 
   SION_TRY(d.store_, ConsensusStore::open(consensus_directory(data_dir), d.options_.write_fault));
   SION_TRY(consensus::Recovery recovery, d.store_->recover());
+  SION_TRY(std::vector<EvidenceRecord> evidence, d.store_->load_evidence());
+  for (EvidenceRecord& record : evidence) node.consensus().add_evidence(std::move(record));
   const std::uint64_t delivered = recovery.anchor ? recovery.anchor->height : 0;
   if (chain_height < delivered) {
     return base::fail(Errc::corrupt_store,
@@ -282,8 +284,11 @@ void ConsensusDriver::perform(std::vector<consensus::Action> actions, std::uint6
       node_.events().publish(std::move(event));
     } else if (auto* evidence = std::get_if<consensus::EvidenceAction>(&action)) {
       log->warn("evidence against validator {}: {}", evidence->offender, evidence->what);
-      node_.consensus().add_evidence(EvidenceRecord{evidence->offender, std::move(evidence->what),
-                                                    std::move(evidence->first), std::move(evidence->second), now_ms});
+      EvidenceRecord record{evidence->offender, std::move(evidence->what), std::move(evidence->first),
+                            std::move(evidence->second), now_ms};
+      if (auto saved = store_->save_evidence(record); !saved)
+        log->error("could not store evidence: {}", saved.error().to_string());
+      node_.consensus().add_evidence(std::move(record));
     } else if (auto* halted = std::get_if<consensus::HaltAction>(&action)) {
       halt(halted->reason);
       return;

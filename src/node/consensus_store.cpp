@@ -1,10 +1,12 @@
 #include "sion/node/consensus_store.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "sion/base/bytes.hpp"
 #include "sion/base/file.hpp"
 #include "sion/codec/codec.hpp"
+#include "sion/crypto/sha2.hpp"
 
 namespace sion::node {
 
@@ -14,6 +16,21 @@ using base::Errc;
 using consensus::Hash;
 
 constexpr std::size_t kMaxRecordBytes = 64u << 20;  // above the largest batch or block
+
+// evidence/<hash>: one EvidenceRecord, its messages in their wire encoding.
+struct EvidenceFile {
+  std::uint32_t offender = 0;
+  codec::VarBytes<4096> what;
+  codec::VarBytes<kMaxRecordBytes> first;
+  codec::VarBytes<kMaxRecordBytes> second;
+  std::uint64_t seen_ms = 0;
+  static constexpr std::string_view codec_name = "EvidenceFile";
+  static constexpr auto codec_fields() {
+    return std::tuple{codec::field("offender", &EvidenceFile::offender), codec::field("what", &EvidenceFile::what),
+                      codec::field("first", &EvidenceFile::first), codec::field("second", &EvidenceFile::second),
+                      codec::field("seen_ms", &EvidenceFile::seen_ms)};
+  }
+};
 
 // The file's bytes, or nullopt when there is no such file.
 base::Result<std::optional<std::string>> read_optional(const std::string& path) {
@@ -49,6 +66,7 @@ base::Result<std::unique_ptr<ConsensusStore>> ConsensusStore::open(const std::st
   SION_TRY_STATUS(base::make_directory(directory));
   SION_TRY_STATUS(base::make_directory(directory + "/batches"));
   SION_TRY_STATUS(base::make_directory(directory + "/blocks"));
+  SION_TRY_STATUS(base::make_directory(directory + "/evidence"));
   return std::unique_ptr<ConsensusStore>(new ConsensusStore(directory, std::move(write_fault)));
 }
 
@@ -83,11 +101,52 @@ std::shared_ptr<const consensus::ProposalMessage> ConsensusStore::load_block(con
 }
 
 base::Status ConsensusStore::save_delivered(const consensus::CommitAction& commit) {
-  for (const auto& batch : commit.batches) SION_TRY_STATUS(save_batch(*batch));
+  for (const auto& batch : commit.batches) {
+    // Most were saved before this validator approved them.
+    std::error_code error;
+    if (std::filesystem::exists(directory_ + "/batches/" + base::to_hex(consensus::batch_digest(batch->header)), error))
+      continue;
+    SION_TRY_STATUS(save_batch(*batch));
+  }
   if (commit.proposal) {
     SION_TRY_STATUS(write(directory_ + "/blocks/" + base::to_hex(commit.block), codec::encode(*commit.proposal)));
   }
   return write(directory_ + "/anchor", codec::encode(commit.anchor));
+}
+
+base::Status ConsensusStore::save_evidence(const EvidenceRecord& record) {
+  EvidenceFile file;
+  file.offender = record.offender;
+  file.what = base::Bytes(record.what.begin(), record.what.end());
+  file.first = consensus::encode_message(record.first);
+  file.second = consensus::encode_message(record.second);
+  file.seen_ms = record.seen_ms;
+  const base::Bytes bytes = codec::encode(file);
+  // Named by content: the same evidence twice is one file.
+  return write(directory_ + "/evidence/" + base::to_hex(crypto::sha256(bytes)), bytes);
+}
+
+base::Result<std::vector<EvidenceRecord>> ConsensusStore::load_evidence() const {
+  std::vector<EvidenceRecord> records;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(directory_ + "/evidence", error)) {
+    const std::string path = entry.path().string();
+    if (path.find(".tmp") != std::string::npos) continue;
+    SION_TRY(const std::optional<std::string> text, read_optional(path));
+    if (!text) continue;
+    SION_TRY(const EvidenceFile file, decode_record<EvidenceFile>(path, *text));
+    SION_TRY_CONTEXT(consensus::Message first, base::quoted_path(path), consensus::decode_message(file.first));
+    SION_TRY_CONTEXT(consensus::Message second, base::quoted_path(path), consensus::decode_message(file.second));
+    records.push_back(EvidenceRecord{file.offender, std::string(file.what.begin(), file.what.end()), std::move(first),
+                                     std::move(second), file.seen_ms});
+  }
+  if (error) {
+    return base::fail(Errc::io_error,
+                      "cannot list " + base::quoted_path(directory_ + "/evidence") + ": " + error.message());
+  }
+  std::sort(records.begin(), records.end(),
+            [](const EvidenceRecord& a, const EvidenceRecord& b) { return a.seen_ms < b.seen_ms; });
+  return records;
 }
 
 base::Result<consensus::Recovery> ConsensusStore::recover() const {

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <utility>
 
+#include "sion/base/json.hpp"
 #include "sion/base/thread_name.hpp"
 #include "sion/exec/genesis.hpp"
 #include "sion/node/log.hpp"
@@ -19,6 +20,34 @@ std::uint64_t wall_ms() {
   return static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
           .count());
+}
+
+// POST /v1/testing/links {"peer": i, "blocked": b, "delay_ms": n}: cuts or
+// slows this validator's link to validator i while the process runs
+// (net::Transport's test hooks), for the partition and latency tests.
+base::Status register_link_control(http::Server& server, ConsensusDriver& consensus) {
+  return server.route("POST", "/v1/testing/links", [&consensus](const http::Request& request) -> http::Response {
+    auto document = base::parse_json(request.body);
+    if (!document) return http::json_error(400, "bad_json", document.error().reason);
+    auto object = base::JsonView(*document).as_object();
+    if (!object) return http::json_error(400, "bad_request", object.error().reason);
+    auto peer = object->u64("peer", consensus.transport().validators() - 1);
+    if (!peer) return http::json_error(400, "bad_request", peer.error().reason);
+    const auto index = static_cast<std::uint32_t>(*peer);
+    if (auto blocked = object->optional_field("blocked")) {
+      auto value = blocked->as_bool();
+      if (!value) return http::json_error(400, "bad_request", value.error().reason);
+      consensus.transport().set_blocked(index, *value);
+    }
+    if (auto delay = object->optional_field("delay_ms")) {
+      auto value = delay->as_u64(60'000);
+      if (!value) return http::json_error(400, "bad_request", value.error().reason);
+      consensus.transport().set_link_delay(index, std::chrono::milliseconds(*value));
+    }
+    if (auto finished = object->finish(); !finished)
+      return http::json_error(400, "bad_request", finished.error().reason);
+    return http::Response::json(200, R"({"ok":true})");
+  });
 }
 
 }  // namespace
@@ -64,6 +93,7 @@ base::Result<ServiceOptions> service_options(const NodeConfig& config) {
     }
     consensus.peers.emplace(static_cast<std::uint32_t>(at - genesis.validators.begin()), address);
   }
+  options.testing_routes = config.testing.control_routes;
   consensus.equivocate = config.testing.equivocate;
   consensus.link_delay = std::chrono::milliseconds(config.testing.link_delay_ms);
   if (const std::uint64_t allowed = config.testing.fail_consensus_writes_after; allowed != 0) {
@@ -93,6 +123,10 @@ base::Result<std::unique_ptr<Service>> Service::start(ServiceOptions options) {
   service->server_ = std::make_unique<http::Server>(service->options_.server);
   service->api_ = std::make_unique<Api>(*service->node_, *service->server_, service->options_.api);
   SION_TRY_STATUS(service->api_->register_routes());
+  if (service->options_.testing_routes && service->consensus_) {
+    SION_TRY_STATUS(register_link_control(*service->server_, *service->consensus_));
+    component_logger("api")->warn("TEST HOOK: POST /v1/testing/links is served (testing.control_routes)");
+  }
   SION_TRY_STATUS(service->server_->start());
   component_logger("api")->info("serving the API on http://{}:{}", service->options_.server.address,
                                 service->server_->port());

@@ -691,6 +691,122 @@ PY
     ((replayed >= after)) || fail "replayed $replayed Pulses, the node was at $after"
     echo "$out"
     ;;
+  devnet_validators)
+    # `sion devnet --validators 3`: one `sion node` process per validator on
+    # fixed ports; each API answers, SIGINT stops them all, and a validator
+    # that dies stops the others and fails the devnet. A devnet killed
+    # outright takes its validators with it (they get SIGTERM).
+    node_pid=""
+    trap '[[ -n "$node_pid" ]] && kill -9 "$node_pid" 2>/dev/null || true' EXIT
+    # Six consecutive free loopback ports (validator K: API P + 2K, consensus P + 1 + 2K).
+    port=$("$python" - <<'PY'
+import random, socket, sys
+for _ in range(200):
+    base = random.randrange(20000, 60000)
+    sockets = []
+    try:
+        for port in range(base, base + 6):
+            s = socket.socket()
+            sockets.append(s)
+            s.bind(("127.0.0.1", port))
+    except OSError:
+        continue
+    finally:
+        for s in sockets:
+            s.close()
+    print(base)
+    sys.exit(0)
+sys.exit(1)
+PY
+) || skip "no six consecutive free ports"
+    # The pids of the devnet's children, from /proc (no procps needed).
+    children() {
+      "$python" - "$1" <<'PY'
+import os, sys
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        stat = open(f"/proc/{pid}/stat").read()
+    except OSError:
+        continue
+    if stat.rsplit(")", 1)[1].split()[1] == sys.argv[1]:
+        print(pid)
+PY
+    }
+    start_validators() {
+      "$sion" devnet --validators 3 --dir "$work/dn" --api "127.0.0.1:$port" --interval-ms 100 \
+        >"$work/devnet.out" 2>"$work/devnet.err" &
+      node_pid=$!
+      for _ in $(seq 200); do
+        grep -q '^stop:' "$work/devnet.out" && break
+        kill -0 "$node_pid" 2>/dev/null || break
+        sleep 0.05
+      done
+      grep -q '^stop:' "$work/devnet.out" || fail "no banner: $(cat "$work/devnet.out" "$work/devnet.err")"
+      for k in 0 1 2; do
+        local answered=""
+        for _ in $(seq 200); do
+          curl -sf "http://127.0.0.1:$((port + 2 * k))/v1/status" >/dev/null && answered=1 && break
+          sleep 0.05
+        done
+        [[ -n "$answered" ]] || fail "validator $k's API did not answer: $(cat "$work/dn/validator-$k/node.log")"
+      done
+      pids=$(children "$node_pid")
+      (($(wc -w <<<"$pids") == 3)) || fail "not 3 child processes: $pids"
+    }
+    expect_gone() {
+      for pid in $pids; do
+        for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+        kill -0 "$pid" 2>/dev/null && fail "validator process $pid still runs"
+      done
+      return 0
+    }
+
+    start_validators
+    banner=$(cat "$work/devnet.out")
+    expect_line "$banner" "^devnet created in $work/dn: 3 validators"
+    expect_line "$banner" "^API:  http://127\.0\.0\.1:$port$"
+    for k in 0 1 2; do
+      expect_line "$banner" "validator $k: API http://127\.0\.0\.1:$((port + 2 * k)), consensus 127\.0\.0\.1:$((port + 1 + 2 * k)), log $work/dn/validator-$k/node\.log$"
+    done
+    run balance --key "$work/dn/keys/account-0000.json" --node "http://127.0.0.1:$((port + 4))"
+    expect_status 0
+    expect_line "$out" '^balance: 1000000000$'
+    stop_devnet
+    expect_line "$(cat "$work/devnet.out")" '^stopping 3 validators'
+    expect_gone
+
+    # Resumed as it was made, whatever --validators says; a validator killed
+    # with SIGKILL fails the devnet, naming it and its log.
+    "$sion" devnet --dir "$work/dn" --validators 2 >"$work/resume.out" 2>&1 &
+    node_pid=$!
+    for _ in $(seq 200); do grep -q '^stop:' "$work/resume.out" && break; sleep 0.05; done
+    expect_line "$(cat "$work/resume.out")" "^note: $work/dn holds 3 validators"
+    expect_line "$(cat "$work/resume.out")" "^devnet resumed in $work/dn: 3 validators"
+    pids=$(children "$node_pid")
+    victim=$(head -n 1 <<<"$pids")
+    kill -9 "$victim"
+    status=0
+    wait "$node_pid" || status=$?
+    node_pid=""
+    ((status == 1)) || fail "the devnet exited $status after a validator died: $(cat "$work/resume.out")"
+    expect_line "$(cat "$work/resume.out")" "^sion: error: validator [0-2] was killed by signal 9 \(.*\) \(its log: $work/dn/validator-[0-2]/node\.log\)$"
+    expect_gone
+
+    # SIGKILL of the devnet itself: its validators stop on their own.
+    start_validators
+    kill -9 "$node_pid"
+    wait "$node_pid" 2>/dev/null || true
+    node_pid=""
+    expect_gone
+
+    # Refused before anything is written.
+    run devnet --validators 3 --dir "$work/other" --api 127.0.0.1:0
+    expect_status 2
+    expect_line "$err" '^sion: error: a devnet of several validators needs a fixed API port'
+    run devnet --validators 65 --dir "$work/other"
+    expect_status 2
+    [[ ! -e "$work/other" ]] || fail "a refused devnet wrote $work/other"
+    ;;
   *)
     fail "unknown case"
     ;;

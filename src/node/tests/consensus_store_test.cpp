@@ -123,3 +123,39 @@ TEST(ConsensusStore, AFailedWriteIsReportedAndACorruptRecordRefused) {
 
 }  // namespace
 }  // namespace sion::node
+
+namespace sion::node {
+namespace {
+
+TEST(ConsensusStore, KeepsEvidenceAcrossARestart) {
+  TempDir dir;
+  consensus::VoteMessage first;
+  first.round = 7;
+  first.voter = 2;
+  first.block.fill(0x11);
+  consensus::VoteMessage second = first;
+  second.block.fill(0x22);
+  {
+    auto store = ConsensusStore::open(dir.path.string()).value();
+    EXPECT_TRUE(store->load_evidence().value().empty());
+    const EvidenceRecord record{2, "two votes in round 7", first, second, 1234};
+    ASSERT_TRUE(store->save_evidence(record));
+    ASSERT_TRUE(store->save_evidence(record));  // the same twice is one record
+  }
+  auto store = ConsensusStore::open(dir.path.string()).value();
+  const auto kept = store->load_evidence().value();
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept[0].offender, 2u);
+  EXPECT_EQ(kept[0].what, "two votes in round 7");
+  EXPECT_EQ(kept[0].first, consensus::Message(first));
+  EXPECT_EQ(kept[0].second, consensus::Message(second));
+  EXPECT_EQ(kept[0].seen_ms, 1234u);
+  // A damaged record is reported, not skipped.
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path / "evidence")) {
+    std::ofstream(entry.path(), std::ios::trunc) << "x";
+  }
+  EXPECT_EQ(store->load_evidence().error().code, base::Errc::corrupt_store);
+}
+
+}  // namespace
+}  // namespace sion::node

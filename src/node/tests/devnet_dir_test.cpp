@@ -5,10 +5,12 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "sion/base/testing/file_mode.hpp"
 #include "sion/base/testing/temp_dir.hpp"
 #include "sion/exec/genesis.hpp"
+#include "sion/exec/transaction.hpp"
 #include "sion/wallet/key_file.hpp"
 
 namespace sion::node {
@@ -66,6 +68,135 @@ TEST(DevnetDir, CreatesEverythingOneValidatorNeeds) {
   EXPECT_NE(text.str().find("data_dir = \"data\""), std::string::npos) << text.str();
 }
 
+// Four validators on fixed ports (nothing listens in these tests).
+DevnetDirSpec four_spec(const std::string& dir) {
+  DevnetDirSpec spec = small_spec(dir);
+  spec.validators = 4;
+  spec.api_address = {"127.0.0.1", 18730};
+  return spec;
+}
+
+std::string validator_home(const std::string& dir, std::size_t k) { return dir + "/validator-" + std::to_string(k); }
+
+TEST(DevnetDir, CreatesAFolderForSeveralValidators) {
+  TempDir tmp;
+  const std::string dir = tmp / "devnet";
+  const auto made = create_devnet_dir(four_spec(dir));
+  ASSERT_TRUE(made) << made.error().reason;
+  EXPECT_FALSE(made->resumed);
+  ASSERT_EQ(made->validators(), 4u);
+  ASSERT_EQ(made->config_paths.size(), 4u);
+  EXPECT_EQ(made->config_path, made->config_paths[0]);
+  EXPECT_EQ(made->config, made->configs[0]);
+  EXPECT_TRUE(fs::exists(dir + "/.sion-devnet"));
+  EXPECT_FALSE(fs::exists(dir + "/node.toml"));
+  EXPECT_FALSE(fs::exists(dir + "/keys/validator.json"));
+  ASSERT_EQ(made->account_key_files.size(), 2u);
+
+  const auto genesis = exec::read_genesis_file(dir + "/genesis.json");
+  ASSERT_TRUE(genesis) << genesis.error().reason;
+  ASSERT_EQ(genesis->accounts.size(), 2u);
+  ASSERT_EQ(genesis->validators.size(), 4u);
+  EXPECT_EQ(genesis->consensus, exec::consensus_rules_for(genesis->validators));
+  std::vector<ledger::Id> ids;
+  for (std::size_t k = 0; k < 4; ++k) {
+    const std::string key_file = dir + "/keys/validator-" + std::to_string(k) + ".json";
+    EXPECT_EQ(file_mode(key_file), 0600u);
+    const auto key = wallet::read_key_file(key_file);
+    ASSERT_TRUE(key) << key.error().reason;
+    EXPECT_EQ(key->public_bundle(), genesis->validators[k].keys);
+    EXPECT_EQ(genesis->validators[k].stake, 1u);
+    ids.push_back(exec::account_id(key->public_bundle()));
+  }
+
+  for (std::size_t k = 0; k < 4; ++k) {
+    SCOPED_TRACE("validator " + std::to_string(k));
+    const std::string home = validator_home(dir, k);
+    EXPECT_EQ(made->config_paths[k], home + "/node.toml");
+    // What the node reads, not only what was returned.
+    const auto config = load_node_config(made->config_paths[k]);
+    ASSERT_TRUE(config) << config.error().reason;
+    EXPECT_EQ(*config, made->configs[k]);
+    EXPECT_EQ(config->data_dir, home + "/data");
+    EXPECT_EQ(file_mode(config->data_dir), 0700u);
+    EXPECT_EQ(config->genesis_file, dir + "/genesis.json");
+    EXPECT_EQ(config->validator_key_file, dir + "/keys/validator-" + std::to_string(k) + ".json");
+    EXPECT_EQ(config->api.address, (HostPort{"127.0.0.1", static_cast<std::uint16_t>(18730 + 2 * k)}));
+    EXPECT_EQ(config->consensus.listen, (HostPort{"127.0.0.1", static_cast<std::uint16_t>(18731 + 2 * k)}));
+    EXPECT_EQ(config->log.file, home + "/node.log");
+    EXPECT_EQ(config->pulse.interval_ms, 250u);
+    EXPECT_EQ(config->peers.size(), 3u);
+    EXPECT_FALSE(config->peers.contains(ids[k]));
+    for (std::size_t other = 0; other < 4; ++other) {
+      if (other == k) continue;
+      ASSERT_TRUE(config->peers.contains(ids[other])) << "no peer " << other;
+      EXPECT_EQ(config->peers.at(ids[other]), (HostPort{"127.0.0.1", static_cast<std::uint16_t>(18731 + 2 * other)}));
+    }
+  }
+}
+
+TEST(DevnetDir, ReusesAFolderOfSeveralValidatorsAsItIs) {
+  TempDir tmp;
+  const std::string dir = tmp / "devnet";
+  const auto first = create_devnet_dir(four_spec(dir));
+  ASSERT_TRUE(first) << first.error().reason;
+
+  // Another count, port and interval: the folder's own files decide.
+  DevnetDirSpec other = small_spec(dir);
+  other.validators = 2;
+  other.api_address = {"127.0.0.1", 9000};
+  const auto second = create_devnet_dir(other);
+  ASSERT_TRUE(second) << second.error().reason;
+  EXPECT_TRUE(second->resumed);
+  EXPECT_EQ(second->validators(), 4u);
+  EXPECT_EQ(second->config_paths, first->config_paths);
+  EXPECT_EQ(second->configs, first->configs);
+  EXPECT_EQ(second->config, first->config);
+  EXPECT_EQ(second->account_key_files, first->account_key_files);
+
+  // A one-validator folder stays one.
+  const std::string single = tmp / "single";
+  ASSERT_TRUE(create_devnet_dir(small_spec(single)));
+  const auto again = create_devnet_dir(four_spec(single));
+  ASSERT_TRUE(again) << again.error().reason;
+  EXPECT_TRUE(again->resumed);
+  EXPECT_EQ(again->validators(), 1u);
+  EXPECT_EQ(again->config_paths, std::vector<std::string>{single + "/node.toml"});
+}
+
+TEST(DevnetDir, ChecksTheValidatorsAndTheirPorts) {
+  TempDir tmp;
+  const std::string dir = tmp / "d";
+  const auto refused = [&](const DevnetDirSpec& spec, std::string_view why) {
+    const auto made = create_devnet_dir(spec);
+    ASSERT_FALSE(made) << why;
+    EXPECT_EQ(made.error().code, base::Errc::invalid_argument) << why;
+    EXPECT_FALSE(fs::exists(dir)) << why;
+  };
+  DevnetDirSpec spec = four_spec(dir);
+  spec.validators = 0;
+  refused(spec, "no validator");
+  spec.validators = kMaxDevnetValidators + 1;
+  refused(spec, "65 validators");
+  spec.validators = 4;
+  spec.api_address.port = 0;  // the peers' ports must be known in advance
+  refused(spec, "port 0");
+  spec.api_address.port = 65'528;  // 65528 + 8 passes 16 bits
+  refused(spec, "ports past 65535");
+
+  // The last ports that fit: 65531 + 2 * 2 = 65535.
+  spec.validators = 2;
+  spec.api_address.port = 65'531;
+  const auto made = create_devnet_dir(spec);
+  ASSERT_TRUE(made) << made.error().reason;
+  EXPECT_EQ(made->configs[1].consensus.listen.port, 65'534);
+
+  // One validator may still take any free port.
+  DevnetDirSpec one = small_spec(tmp / "one");
+  one.validators = 1;
+  EXPECT_TRUE(create_devnet_dir(one));
+}
+
 TEST(DevnetDir, ReusesAFolderItMade) {
   TempDir tmp;
   const std::string dir = tmp / "devnet";
@@ -118,7 +249,7 @@ TEST(DevnetDir, UsesAnEmptyFolderAndChecksTheSpec) {
 
   TempDir other;
   DevnetDirSpec spec = small_spec(other / "d");
-  spec.interval_ms = 50;
+  spec.interval_ms = kMinPulseIntervalMs - 1;
   const auto too_fast = create_devnet_dir(spec);
   ASSERT_FALSE(too_fast);
   EXPECT_EQ(too_fast.error().code, base::Errc::invalid_argument);

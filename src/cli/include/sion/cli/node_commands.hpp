@@ -4,6 +4,7 @@
 // replay`: a stopped node's chain checked against a replay from genesis
 // (docs/node-config.md, "Checking a chain").
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -17,15 +18,18 @@ namespace sion::cli {
 base::Status run_node(const std::string& config_path, std::FILE* out);
 
 struct DevnetOptions {
-  std::size_t validators = 1;
+  std::size_t validators = 1;  // when creating: 1 in this process, more as processes (node::DevnetDirSpec)
   std::string dir = ".sion-devnet";
   std::size_t accounts = 4;
-  std::uint32_t interval_ms = 1000;
+  std::uint32_t interval_ms = 50;
   std::string api = "127.0.0.1:8730";
 };
 
 // `sion devnet`: makes (or reuses) the devnet folder, prints the API
-// address and a transfer to try, and runs its node.
+// address and a transfer to try, and runs its node. A folder of several
+// validators runs one `sion node` process each (this binary), stopped with
+// SIGTERM on SIGINT or SIGTERM (SIGKILL after 10 s); if one stops on its
+// own, the others are stopped and the error (internal) names it and its log.
 base::Status run_devnet(const DevnetOptions& options, std::FILE* out);
 
 struct ReplayCommandOptions {

@@ -10,6 +10,7 @@
 //                       authored or approved (synced before its approval
 //                       leaves) and of the batches of delivered blocks
 //   blocks/<hash>       the ProposalMessage encoding of delivered blocks
+//   evidence/<hash>     two conflicting messages of one validator
 //
 // Each file is replaced atomically and synced (base::replace_file).
 // File names are lower-case hex. The core reaches it through
@@ -19,9 +20,11 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sion/base/result.hpp"
 #include "sion/consensus/core.hpp"
+#include "sion/node/consensus_records.hpp"
 
 namespace sion::node {
 
@@ -40,6 +43,12 @@ class ConsensusStore final : public consensus::Storage {
   // A delivered block, once the node has stored its Pulse (if any): its
   // batches, the block itself, then the anchor; each synced.
   base::Status save_delivered(const consensus::CommitAction& commit);
+
+  // Evidence of equivocation, kept until an operator removes the file
+  // (evidence/<sha256 of the record>).
+  base::Status save_evidence(const EvidenceRecord& record);
+  // Every evidence record kept, oldest first.
+  base::Result<std::vector<EvidenceRecord>> load_evidence() const;
 
   // What the core starts from: the safety state and anchor if saved, and the
   // saved batches above the anchor's lanes. corrupt_store for a file that

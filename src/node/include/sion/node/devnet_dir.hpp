@@ -51,7 +51,7 @@ struct DevnetDirSpec {
   // with several validators the port may not be 0 (each lists the others'
   // addresses).
   HostPort api_address{"127.0.0.1", 8730};
-  std::uint32_t interval_ms = 1000;
+  std::uint32_t interval_ms = 50;
 };
 
 struct DevnetDir {

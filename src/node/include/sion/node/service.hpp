@@ -30,6 +30,7 @@ struct ServiceOptions {
   // it the node orders alone: it builds a Pulse from its own mempool every
   // `interval` (tests of the API that need no network).
   std::optional<ConsensusDriverOptions> consensus;
+  bool testing_routes = false;  // POST /v1/testing/links (docs/node-config.md, "[testing]")
   std::chrono::milliseconds interval{1000};
 };
 
