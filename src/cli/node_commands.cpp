@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "sion/base/executor.hpp"
-#include "sion/cli/process_group.hpp"
+#include "sion/base/process_group.hpp"
 #include "sion/exec/genesis.hpp"
 #include "sion/node/chain_store.hpp"
 #include "sion/node/config.hpp"
@@ -90,7 +90,7 @@ std::string own_name() {
 // one of them stops on its own.
 base::Status run_validators(const node::DevnetDir& devnet, std::FILE* out) {
   catch_stop_signals();
-  ProcessGroup group;
+  base::ProcessGroup group;
   const std::string name = own_name();
   for (std::size_t k = 0; k < devnet.validators(); ++k) {
     SION_TRY_STATUS_CONTEXT(
@@ -110,12 +110,12 @@ base::Status run_validators(const node::DevnetDir& devnet, std::FILE* out) {
   std::fputs(banner.c_str(), out);
   std::fflush(out);
 
-  const std::optional<ChildExit> ended = group.wait_any(stop_requested);
+  const std::optional<base::ChildExit> ended = group.wait_any(stop_requested);
   if (!ended) {
     std::fputs(fmt::format("stopping {} validators (signal {})\n", group.running_count(), g_stop_signal.load()).c_str(),
                out);
     std::fflush(out);
-    for (const ChildExit& exit : group.stop()) {
+    for (const base::ChildExit& exit : group.stop()) {
       if (!exit.clean()) std::fputs(fmt::format("validator {} {}\n", exit.index, exit.describe()).c_str(), out);
     }
     return {};

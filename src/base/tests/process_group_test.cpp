@@ -1,4 +1,4 @@
-#include "sion/cli/process_group.hpp"
+#include "sion/base/process_group.hpp"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -15,7 +15,7 @@
 #include "sion/base/testing/file_mode.hpp"
 #include "sion/base/testing/temp_dir.hpp"
 
-namespace sion::cli {
+namespace sion::base {
 namespace {
 
 using namespace std::chrono_literals;
@@ -40,7 +40,7 @@ bool wait_for_text(const std::string& path, const std::string& needle) {
   return false;
 }
 
-base::Result<std::size_t> shell(ProcessGroup& group, const std::string& script, const std::string& output = "") {
+Result<std::size_t> shell(ProcessGroup& group, const std::string& script, const std::string& output = "") {
   return group.spawn("/bin/sh", {"sh", "-c", script}, output);
 }
 
@@ -172,20 +172,33 @@ TEST(ProcessGroup, ReportsWhatCannotBeStarted) {
   ProcessGroup group;
   const auto missing = group.spawn(tmp / "no-such-program", {"x"}, "");
   ASSERT_FALSE(missing);
-  EXPECT_EQ(missing.error().code, base::Errc::io_error);
+  EXPECT_EQ(missing.error().code, Errc::io_error);
   EXPECT_NE(missing.error().reason.find("no-such-program"), std::string::npos) << missing.error().reason;
   EXPECT_NE(missing.error().reason.find("No such file"), std::string::npos) << missing.error().reason;
 
   const auto no_args = group.spawn("/bin/sh", {}, "");
   ASSERT_FALSE(no_args);
-  EXPECT_EQ(no_args.error().code, base::Errc::invalid_argument);
+  EXPECT_EQ(no_args.error().code, Errc::invalid_argument);
 
   const auto bad_output = group.spawn("/bin/sh", {"sh", "-c", "true"}, tmp / "missing/out.log");
   ASSERT_FALSE(bad_output);
-  EXPECT_EQ(bad_output.error().code, base::Errc::io_error);
+  EXPECT_EQ(bad_output.error().code, Errc::io_error);
   EXPECT_NE(bad_output.error().reason.find("missing/out.log"), std::string::npos) << bad_output.error().reason;
   EXPECT_EQ(group.size(), 0u);
 }
 
+TEST(ProcessGroup, KillsOneChildAndReapsIt) {
+  ProcessGroup group;
+  ASSERT_TRUE(group.spawn("/bin/sleep", {"sleep", "30"}, ""));
+  ASSERT_TRUE(group.spawn("/bin/sleep", {"sleep", "30"}, ""));
+  ASSERT_TRUE(group.kill_and_reap(0, SIGKILL));
+  EXPECT_FALSE(group.running(0));
+  EXPECT_TRUE(group.running(1));
+  EXPECT_NE(group.exit(0)->describe().find("signal 9"), std::string::npos) << group.exit(0)->describe();
+  EXPECT_TRUE(group.kill_and_reap(0, SIGKILL));  // already ended: nothing to do
+  EXPECT_FALSE(group.kill_and_reap(5, SIGKILL));
+  group.stop();
+}
+
 }  // namespace
-}  // namespace sion::cli
+}  // namespace sion::base

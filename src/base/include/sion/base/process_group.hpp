@@ -1,6 +1,7 @@
 #pragma once
 // Child processes run and stopped together: `sion devnet --validators N`
-// runs one `sion node` per validator and supervises them by pid.
+// runs one `sion node` per validator and supervises them by pid, and so do
+// the bench and the fault tests.
 //
 // Each child runs in a process group of its own, so a Ctrl-C at the
 // terminal reaches only the supervisor, which then stops every child the
@@ -21,7 +22,7 @@
 
 #include "sion/base/result.hpp"
 
-namespace sion::cli {
+namespace sion::base {
 
 // How a child ended, as waitpid(2) reported it.
 struct ChildExit {
@@ -52,8 +53,8 @@ class ProcessGroup {
   // its index. Errors: invalid_argument for no args, io_error naming the
   // program or the file when it cannot be started (exec failures included,
   // reported here rather than as an exit status).
-  base::Result<std::size_t> spawn(const std::string& program, const std::vector<std::string>& args,
-                                  const std::string& output_file);
+  Result<std::size_t> spawn(const std::string& program, const std::vector<std::string>& args,
+                            const std::string& output_file);
 
   std::size_t size() const noexcept { return children_.size(); }
   pid_t pid(std::size_t index) const { return children_.at(index).pid; }
@@ -67,6 +68,10 @@ class ProcessGroup {
   // child runs.
   std::optional<ChildExit> wait_any(const std::function<bool()>& should_stop,
                                     std::chrono::milliseconds poll = std::chrono::milliseconds(50));
+
+  // Sends `signal_number` to child `index` and waits until it has ended (a
+  // fault test's SIGKILL). Nothing for a child already ended.
+  Status kill_and_reap(std::size_t index, int signal_number);
 
   // Sends SIGTERM to every running child, waits up to `grace` for all of
   // them, then sends SIGKILL to those still running and reaps them. Returns
@@ -84,4 +89,4 @@ class ProcessGroup {
   std::vector<Child> children_;
 };
 
-}  // namespace sion::cli
+}  // namespace sion::base

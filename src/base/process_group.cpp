@@ -1,4 +1,4 @@
-#include "sion/cli/process_group.hpp"
+#include "sion/base/process_group.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -13,15 +13,12 @@
 
 #include "sion/base/file.hpp"
 
-namespace sion::cli {
+namespace sion::base {
 namespace {
 
-using base::Errc;
 using base::quoted_path;
 
-base::Failure system_error(const std::string& what) {
-  return base::fail(Errc::io_error, what + ": " + std::strerror(errno));
-}
+base::Failure system_error(const std::string& what) { return fail(Errc::io_error, what + ": " + std::strerror(errno)); }
 
 // Makes `from` the descriptor `to`, open across exec.
 bool move_fd(int from, int to) {
@@ -98,9 +95,9 @@ bool ChildExit::clean() const noexcept {
 
 ProcessGroup::~ProcessGroup() { stop(); }
 
-base::Result<std::size_t> ProcessGroup::spawn(const std::string& program, const std::vector<std::string>& args,
-                                              const std::string& output_file) {
-  if (args.empty()) return base::fail(Errc::invalid_argument, "no arguments for " + quoted_path(program));
+Result<std::size_t> ProcessGroup::spawn(const std::string& program, const std::vector<std::string>& args,
+                                        const std::string& output_file) {
+  if (args.empty()) return fail(Errc::invalid_argument, "no arguments for " + quoted_path(program));
   // Everything the child uses is made before fork.
   std::vector<char*> argv;
   argv.reserve(args.size() + 1);
@@ -138,7 +135,7 @@ base::Result<std::size_t> ProcessGroup::spawn(const std::string& program, const 
   if (got == static_cast<ssize_t>(sizeof child_errno)) {
     reap(index, true);
     children_.pop_back();
-    return base::fail(Errc::io_error, "cannot run " + quoted_path(program) + ": " + std::strerror(child_errno));
+    return fail(Errc::io_error, "cannot run " + quoted_path(program) + ": " + std::strerror(child_errno));
   }
   return index;
 }
@@ -164,6 +161,17 @@ bool ProcessGroup::reap(std::size_t index, bool block) {
   if (got == child.pid) exit.wait_status = status;
   child.exit = exit;
   return true;
+}
+
+Status ProcessGroup::kill_and_reap(std::size_t index, int signal_number) {
+  if (index >= children_.size()) return fail(Errc::invalid_argument, "no child " + std::to_string(index));
+  if (children_[index].exit) return {};
+  if (::kill(children_[index].pid, signal_number) != 0 && errno != ESRCH) {
+    return fail(Errc::io_error,
+                "cannot signal process " + std::to_string(children_[index].pid) + ": " + std::strerror(errno));
+  }
+  reap(index, true);
+  return {};
 }
 
 std::optional<ChildExit> ProcessGroup::wait_any(const std::function<bool()>& should_stop,
@@ -209,4 +217,4 @@ std::vector<ChildExit> ProcessGroup::stop(std::chrono::milliseconds grace) {
   return ended;
 }
 
-}  // namespace sion::cli
+}  // namespace sion::base
