@@ -252,6 +252,11 @@ base::Result<TxEvent> parse_tx_event_reply(std::string_view data) {
   });
 }
 
+base::Result<std::uint64_t> parse_certificate_event(std::string_view data) {
+  return read_object<std::uint64_t>(
+      data, [](JsonObject& top, const JsonView&) -> base::Result<std::uint64_t> { return top.u64("height"); });
+}
+
 base::Result<NodeStatus> parse_status_reply(std::string_view body) {
   return read_object<NodeStatus>(body, [](JsonObject& top, const JsonView& doc) -> base::Result<NodeStatus> {
     NodeStatus out;

@@ -38,10 +38,15 @@ base::Result<std::unique_ptr<EventFollower>> EventFollower::start(const std::str
     while (!raw->stop_) {
       auto event = subscription.next_event(std::chrono::milliseconds(200));
       if (!event) return;  // the stream ended; the run's drain times out what is left
-      if (!*event || (*event)->type != "transaction") continue;
+      if (!*event) continue;
+      if ((*event)->type == "certificate") {
+        if (const auto height = parse_certificate_event((*event)->data)) queue.certify(height.value(), clock.now_us());
+        continue;
+      }
+      if ((*event)->type != "transaction") continue;
       auto data = parse_tx_event_reply((*event)->data);
       if (!data) continue;
-      queue.push({data->tx_id, clock.now_us(), std::move(data->state.status)});
+      queue.push({data->tx_id, clock.now_us(), std::move(data->state.status), data->state.height.value_or(0)});
     }
   });
   return follower;

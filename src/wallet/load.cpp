@@ -31,6 +31,7 @@ struct RunState {
   struct Record {
     std::int64_t submit_at = -1;
     std::int64_t done_at = -1;
+    std::uint64_t height = 0;
     bool admitted = false;
     bool executed = false;
   };
@@ -55,6 +56,7 @@ struct RunState {
   void done(std::uint64_t index, const Observed& observed) {
     Record& record = records[index];
     record.done_at = observed.at_us;
+    record.height = observed.height;
     if (observed.executed()) {
       record.executed = true;
       ++report.executed;
@@ -150,6 +152,18 @@ base::Result<std::vector<Observed>> TxStatusPoller::poll(std::span<const exec::I
 void ObservedQueue::push(Observed observed) {
   const std::lock_guard lock(mutex_);
   queue_.push_back(std::move(observed));
+}
+
+void ObservedQueue::certify(std::uint64_t height, std::int64_t at_us) {
+  const std::lock_guard lock(mutex_);
+  certified_.emplace(height, at_us);
+}
+
+std::optional<std::int64_t> ObservedQueue::certified_at(std::uint64_t height) {
+  const std::lock_guard lock(mutex_);
+  const auto found = certified_.find(height);
+  if (found == certified_.end()) return std::nullopt;
+  return found->second;
 }
 
 base::Result<std::vector<Observed>> ObservedQueue::poll(std::span<const exec::Id>, LoadClock&) {
@@ -297,6 +311,17 @@ base::Result<LoadReport> run_load(const LoadPlan& plan, std::span<const HttpCall
     }
   }
   const std::int64_t end = clock.now_us();
+  if (observer.sees_certificates()) {
+    // Certificates follow execution by a round of Pulse votes.
+    std::uint64_t highest = 0;
+    for (const auto& record : state.records) {
+      if (record.executed) highest = std::max(highest, record.height);
+    }
+    const std::int64_t give_up = end + 5 * kMicros;
+    while (highest != 0 && !observer.certified_at(highest) && clock.now_us() < give_up) {
+      clock.sleep_until_us(clock.now_us() + interval);
+    }
+  }
   clock.leave();
   for (auto& thread : threads) thread.join();
 
@@ -315,6 +340,14 @@ base::Result<LoadReport> run_load(const LoadPlan& plan, std::span<const HttpCall
   report.executed_per_s =
       report.executed * kMicros / static_cast<std::uint64_t>(std::max<std::int64_t>(1, last_execution - start));
   report.latency = latency_stats(std::move(latencies));
+  std::vector<std::uint64_t> finality;
+  for (const auto& record : state.records) {
+    if (!record.executed) continue;
+    if (const auto certified = observer.certified_at(record.height)) {
+      finality.push_back(static_cast<std::uint64_t>(std::max<std::int64_t>(0, *certified - record.submit_at)));
+    }
+  }
+  report.finality = latency_stats(std::move(finality));
   return report;
 }
 

@@ -119,11 +119,12 @@ case "$case_name" in
     [[ -z "$out" ]] || fail "measured despite the bad --only: $out"
     ;;
   bench_devnet)
-    # Group devnet end to end: its own devnet on an ephemeral port, every row.
+    # Group devnet end to end: its own devnet of four validator processes, every row.
     run bench --quick --only devnet
     expect_status 0
-    for row in '128 transfers from 32 accounts: throughput' 'Pulse interval' 'submit → executed, median' \
-      'submit → executed, 95th percentile' 'saturating load: throughput' 'API admission: throughput' \
+    for row in '128 transfers from 32 accounts: throughput' 'Pulse interval \(4 validators, dual PQ signatures\)' \
+      'submit → executed, median' 'submit → executed, 95th percentile' 'time to finality' \
+      'saturating load: throughput' 'saturating load: share of the signature ceiling' 'API admission: throughput' \
       'signature ceiling' 'API admission: share of the signature ceiling' \
       'API admission, batches of 64: throughput' 'API admission, batches of 64: share of the signature ceiling'; do
       grep -qE "^devnet +${row} +[0-9]" <<<"$out" || fail "bench --only devnet lacks the row '$row': $out"

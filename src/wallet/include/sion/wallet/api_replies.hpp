@@ -187,6 +187,8 @@ base::Result<TxState> parse_tx_state_reply(std::string_view body, const exec::Id
 // The data of a `transaction` event; an executed one needs height, index and
 // a receipt naming the event's tx_id.
 base::Result<TxEvent> parse_tx_event_reply(std::string_view data);
+// The data of a `certificate` event, {"height": h}: the height.
+base::Result<std::uint64_t> parse_certificate_event(std::string_view data);
 // GET /v1/status: params.chain_id must equal chain_id.
 base::Result<NodeStatus> parse_status_reply(std::string_view body);
 // GET /v1/accounts/{id}: the reply must name `id`.

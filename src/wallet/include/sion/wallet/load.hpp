@@ -63,6 +63,7 @@ struct Observed {
   exec::Id tx_id{};
   std::int64_t at_us = 0;  // on the run's clock
   std::string status = "executed";
+  std::uint64_t height = 0;  // executed: the Pulse's height
   bool executed() const noexcept { return status == "executed"; }
 };
 
@@ -73,6 +74,10 @@ class ExecutionObserver {
   // transactions not yet seen done; returns those now seen done (others may
   // be returned too, and are kept until their admission is recorded).
   virtual base::Result<std::vector<Observed>> poll(std::span<const exec::Id> outstanding, LoadClock& clock) = 0;
+  // Whether the observer sees Pulse certificates; then certified_at(h) is
+  // when the certificate of Pulse h was seen on the run's clock, once it was.
+  virtual bool sees_certificates() const { return false; }
+  virtual std::optional<std::int64_t> certified_at(std::uint64_t /*height*/) { return std::nullopt; }
 };
 
 // Queries GET /v1/transactions/{id} for up to `per_poll` outstanding
@@ -93,11 +98,16 @@ class TxStatusPoller final : public ExecutionObserver {
 class ObservedQueue final : public ExecutionObserver {
  public:
   void push(Observed observed);
+  // The certificate of Pulse `height` seen at `at_us` (the first time counts).
+  void certify(std::uint64_t height, std::int64_t at_us);
   base::Result<std::vector<Observed>> poll(std::span<const exec::Id> outstanding, LoadClock& clock) override;
+  bool sees_certificates() const override { return true; }
+  std::optional<std::int64_t> certified_at(std::uint64_t height) override;
 
  private:
   std::mutex mutex_;
   std::vector<Observed> queue_;
+  std::map<std::uint64_t, std::int64_t> certified_;
 };
 
 struct LoadOptions {
@@ -146,6 +156,10 @@ struct LoadReport {
   std::uint64_t admitted_per_s = 0;  // admitted * 10^6 / send_window_us
   std::uint64_t executed_per_s = 0;  // executed * 10^6 / (last execution - start)
   LatencyStats latency;              // submit -> executed, over the executed transactions
+  // submit -> the certificate of the transaction's Pulse seen, over the
+  // executed transactions whose certificate was seen (observers that see
+  // certificates; the run waits up to 5 s after the drain for them).
+  LatencyStats finality;
 };
 std::string format_report(const LoadReport& report);
 
