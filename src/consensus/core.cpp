@@ -58,7 +58,30 @@ Core::Core(CoreOptions options, ValidatorSet validators, Signer& signer, Verifie
 
   round_ = std::max(high_qc_.round + 1, round_);
   round_deadline_ = now_ + round_timeout();
+  recover_blocks();
   schedule_proposal();
+}
+
+void Core::recover_blocks() {
+  BlockResponse saved;  // newest first, as a peer would serve them
+  for (Hash at = high_qc_.block; !blocks_.contains(at) && saved.blocks.size() < kMaxRequestItems;) {
+    const std::shared_ptr<const ProposalMessage> proposal = storage_.load_block(at);
+    if (!proposal || block_hash(proposal->block) != at) return;  // peers serve the rest
+    saved.blocks.push_back(*proposal);
+    at = proposal->block.qc.block;
+  }
+  // Checked again like a peer's: our own disk is not trusted more than a peer.
+  if (!saved.blocks.empty()) on_block_response(options_.self, saved);
+}
+
+bool Core::persist_block(const Hash& hash) {
+  const auto it = blocks_.find(hash);
+  if (it == blocks_.end() || !it->second.proposal) return true;
+  if (auto saved = storage_.save_block(*it->second.proposal); !saved) {
+    halt("could not save a block before voting for it: " + saved.error().to_string());
+    return false;
+  }
+  return true;
 }
 
 void Core::send(std::optional<ValidatorIndex> to, Message message) {

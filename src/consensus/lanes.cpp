@@ -87,10 +87,15 @@ void Core::on_batch(ValidatorIndex from, const Batch& batch) {
   const LaneState& delivered = anchor_.lanes[h.author];
   if (h.seq <= delivered.seq || h.seq > delivered.seq + options_.max_lane_gap) return;
   const Hash digest = batch_digest(h);
-  if (batches_.contains(digest) || awaiting_check_.contains(digest) || refused_.contains(digest)) return;
   // One approval per place in a lane: an author that forks its lane gets
   // at most one branch approved by us.
-  if (approved_[h.author].contains(h.seq)) return;
+  if (const auto approved = approved_[h.author].find(h.seq); approved != approved_[h.author].end()) {
+    // The author pushes again while it lacks our approval (lost, or signed
+    // before a restart of ours): the same digest is approved again.
+    if (approved->second == digest) reapprove(digest);
+    return;
+  }
+  if (batches_.contains(digest) || awaiting_check_.contains(digest) || refused_.contains(digest)) return;
   auto shared = std::make_shared<const Batch>(batch);
   if (!parent_in_lane(h)) {
     if (waiting_for_parent_batch_.size() >= kMaxWaitingBatches) waiting_for_parent_batch_.clear();
@@ -131,6 +136,15 @@ void Core::approve(const Hash& digest, const std::shared_ptr<const Batch>& batch
   if (flush_at_ == kNever) flush_at_ = now_ + options_.timing.approval_delay_ms;
   // A batch that arrived before this one, its parent, can be approved now.
   release_child(digest);
+}
+
+void Core::reapprove(const Hash& digest) {
+  if (certified_.contains(digest) ||
+      std::find(pending_approvals_.begin(), pending_approvals_.end(), digest) != pending_approvals_.end()) {
+    return;
+  }
+  pending_approvals_.push_back(digest);
+  if (flush_at_ == kNever) flush_at_ = now_ + options_.timing.approval_delay_ms;
 }
 
 void Core::release_child(const Hash& parent) {
@@ -247,6 +261,8 @@ void Core::resend_own_batches() {
     const auto batch = batches_.find(it->second);
     if (batch == batches_.end()) continue;
     const auto entry = approvals_.find(it->second);
+    // Our own approval too may have been lost with a restart.
+    if (entry == approvals_.end() || !entry->second.proofs.contains(options_.self)) reapprove(it->second);
     for (ValidatorIndex v = 0; v < validators_.size(); ++v) {
       if (v == options_.self || (entry != approvals_.end() && entry->second.proofs.contains(v))) continue;
       send(v, BatchMessage{*batch->second});

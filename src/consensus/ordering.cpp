@@ -137,7 +137,7 @@ void Core::try_vote(const Block& block, const Hash& hash) {
   // certificate is at least as high as every signer's highest one.
   if (block.tc && block.qc.round < block.tc->max_high_qc_round()) return;
   last_voted_round_ = std::max(last_voted_round_, block.round);
-  if (!persist_safety()) return;
+  if (!persist_safety() || !persist_block(hash)) return;
   sign_vote(block.round, hash);
 }
 
@@ -292,6 +292,10 @@ void Core::propose() {
   // The round is spent before the proposal leaves; our vote follows it.
   last_voted_round_ = round_;
   if (!persist_safety()) return;
+  if (auto saved = storage_.save_block(*message); !saved) {
+    halt("could not save our proposal: " + saved.error().to_string());
+    return;
+  }
   send(std::nullopt, *message);
   insert_block(hash, message);
   sign_vote(block.round, hash);

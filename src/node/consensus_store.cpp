@@ -94,6 +94,10 @@ std::shared_ptr<const consensus::Batch> ConsensusStore::load_batch(const Hash& d
   return std::make_shared<const consensus::Batch>(std::move(**batch));
 }
 
+base::Status ConsensusStore::save_block(const consensus::ProposalMessage& proposal) {
+  return write(directory_ + "/blocks/" + base::to_hex(consensus::block_hash(proposal.block)), codec::encode(proposal));
+}
+
 std::shared_ptr<const consensus::ProposalMessage> ConsensusStore::load_block(const Hash& hash) {
   auto block = read_record<consensus::ProposalMessage>(directory_ + "/blocks/" + base::to_hex(hash));
   if (!block || !*block || consensus::block_hash((*block)->block) != hash) return nullptr;
@@ -109,7 +113,10 @@ base::Status ConsensusStore::save_delivered(const consensus::CommitAction& commi
     SION_TRY_STATUS(save_batch(*batch));
   }
   if (commit.proposal) {
-    SION_TRY_STATUS(write(directory_ + "/blocks/" + base::to_hex(commit.block), codec::encode(*commit.proposal)));
+    std::error_code error;
+    if (!std::filesystem::exists(directory_ + "/blocks/" + base::to_hex(commit.block), error)) {
+      SION_TRY_STATUS(save_block(*commit.proposal));
+    }
   }
   return write(directory_ + "/anchor", codec::encode(commit.anchor));
 }

@@ -65,6 +65,7 @@ class MemoryStorage final : public Storage {
     batches_.push_back(std::make_shared<const Batch>(batch));
     return {};
   }
+  base::Status save_block(const ProposalMessage&) override { return {}; }
   std::shared_ptr<const ProposalMessage> load_block(const Hash&) override { return nullptr; }
   std::shared_ptr<const Batch> load_batch(const Hash& digest) override {
     for (const auto& b : batches_) {

@@ -81,7 +81,15 @@ struct Disk : Storage {
     by_digest[batch_digest(batch.header)] = std::make_shared<const Batch>(batch);
     return {};
   }
+  std::map<Hash, std::shared_ptr<const ProposalMessage>, commit::HashOrder> voted;  // saved before a vote
+
+  base::Status save_block(const ProposalMessage& proposal) override {
+    if (now >= fail_from) return base::fail(base::Errc::io_error, "injected: the disk refused the write");
+    voted[block_hash(proposal.block)] = std::make_shared<const ProposalMessage>(proposal);
+    return {};
+  }
   std::shared_ptr<const ProposalMessage> load_block(const Hash& hash) override {
+    if (const auto saved = voted.find(hash); saved != voted.end()) return saved->second;
     const auto it = block_index.find(hash);
     return it == block_index.end() || it->second >= ledger.size() ? nullptr : ledger[it->second].block;
   }
@@ -246,6 +254,15 @@ void World::setup() {
     const std::uint64_t back = std::min(down + uniform(50, 2500), kStart + s_.heal_ms);
     push(event_at(down, Event::crash, by_slot_[v][0]));
     push(event_at(back, Event::restart, by_slot_[v][0]));
+  }
+  // Every validator down at once (a devnet stopped and resumed): only what
+  // each saved brings the network back.
+  if (s_.restart_all) {
+    const std::uint64_t down = kStart + uniform(300, s_.heal_ms - 800);
+    for (std::size_t i = 0; i < instances_.size(); ++i) {
+      push(event_at(down, Event::crash, i));
+      push(event_at(down + uniform(50, 400), Event::restart, i));
+    }
   }
   for (std::size_t i = 0; i < instances_.size(); ++i) {
     boot(i, false);
@@ -547,6 +564,7 @@ Scenario Scenario::random(std::uint64_t seed, std::uint32_t validators) {
   s.mute = take(15);
   s.storage_faults = take(10);
   s.bad_executors = take(8);
+  s.restart_all = chance(10);
   return s;
 }
 
@@ -560,6 +578,7 @@ std::string Scenario::describe() const {
   if (mute) out << ", mute " << mute;
   if (storage_faults) out << ", disk faults " << storage_faults;
   if (bad_executors) out << ", bad executors " << bad_executors;
+  if (restart_all) out << ", all restart at once";
   if (unsafe_round_check) out << ", UNSAFE: no round check";
   return out.str();
 }

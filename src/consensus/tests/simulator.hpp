@@ -30,6 +30,7 @@ struct Scenario {
   std::uint32_t mute = 0;            // Byzantine: withhold messages from some validators
   std::uint32_t storage_faults = 0;  // validators whose disk fails from some time on: they must halt
   std::uint32_t bad_executors = 0;   // validators whose execution diverges: they must halt
+  bool restart_all = false;          // every validator crashes at one time before heal_ms and restarts
   std::uint64_t batch_interval_ms = 20;
   // Every core votes twice in a round when it can (CoreOptions); the
   // simulator must catch it.

@@ -75,6 +75,19 @@ TEST(Simulator, HappyPathCommitsAPulseEveryFewRounds) {
   EXPECT_GT(outcome.final_min_height, 300u);
 }
 
+TEST(Simulator, EveryValidatorRestartingAtOnceResumesFromWhatItSaved) {
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    Scenario s;
+    s.seed = seed;
+    s.restart_all = true;
+    s.lost_writes = seed % 2 == 0;
+    const Outcome outcome = run(s);
+    ASSERT_TRUE(outcome.safe) << s.describe() << ": " << outcome.violation;
+    ASSERT_TRUE(outcome.live) << s.describe() << ": " << outcome.liveness_problem;
+    EXPECT_GT(outcome.final_min_height, outcome.height_at_heal) << s.describe();
+  }
+}
+
 TEST(Simulator, SameSeedSameRun) {
   const Scenario s = Scenario::random(4'000'123, 4);
   const Outcome a = run(s);

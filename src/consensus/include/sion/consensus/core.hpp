@@ -113,11 +113,16 @@ class Storage {
   virtual base::Status save_safety(const SafetyState& state) = 0;
   // A batch this validator approves or authors, before the approval leaves.
   virtual base::Status save_batch(const Batch& batch) = 0;
+  // A block this validator votes for or proposes, before the vote or the
+  // proposal leaves: when every validator restarts at once, the certified
+  // blocks above the last delivered one exist only here.
+  virtual base::Status save_block(const ProposalMessage& proposal) = 0;
   // A batch saved earlier or delivered in a stored Pulse, to serve a peer
   // that fetches it after the core has let it go; null if not kept.
   virtual std::shared_ptr<const Batch> load_batch(const Hash& digest) = 0;
-  // A delivered block (CommitAction::proposal) the node stored, to serve a
-  // peer catching up from further back than the core keeps; null if none.
+  // A block saved by save_block() or delivered (CommitAction::proposal) and
+  // stored by the node, to serve a peer catching up from further back than
+  // the core keeps, or the core itself after a restart; null if none.
   virtual std::shared_ptr<const ProposalMessage> load_block(const Hash& hash) = 0;
 };
 
@@ -249,6 +254,11 @@ class Core {
   void send(std::optional<ValidatorIndex> to, Message message);
   void halt(std::string reason);
   bool persist_safety();
+  // Saves the block `hash` (known) before our vote or proposal for it leaves.
+  bool persist_block(const Hash& hash);
+  // After a restart: the blocks saved above the anchor, up to the highest
+  // certified one, back in place.
+  void recover_blocks();
   std::uint64_t round_timeout() const noexcept;
   bool verify(ValidatorIndex signer, SignedKind kind, const Hash& message, const Signature& signature);
   // Signers ascending, each a validator once, with a quorum of stake.
@@ -259,6 +269,8 @@ class Core {
   void on_batch(ValidatorIndex from, const Batch& batch);
   bool parent_in_lane(const BatchHeader& header) const;
   void approve(const Hash& digest, const std::shared_ptr<const Batch>& batch);
+  // Signs an approval again for a digest approved before (never another one).
+  void reapprove(const Hash& digest);
   // A batch that waited for `parent` to be approved or delivered is looked at again.
   void release_child(const Hash& parent);
   void flush_approvals();

@@ -9,7 +9,9 @@
 //   batches/<digest>    the Batch encoding of every batch this validator
 //                       authored or approved (synced before its approval
 //                       leaves) and of the batches of delivered blocks
-//   blocks/<hash>       the ProposalMessage encoding of delivered blocks
+//   blocks/<hash>       the ProposalMessage encoding of every block this
+//                       validator voted for or proposed (synced before the
+//                       vote leaves) and of delivered blocks
 //   evidence/<hash>     two conflicting messages of one validator
 //
 // Each file is replaced atomically and synced (base::replace_file).
@@ -37,6 +39,7 @@ class ConsensusStore final : public consensus::Storage {
 
   base::Status save_safety(const consensus::SafetyState& state) override;
   base::Status save_batch(const consensus::Batch& batch) override;
+  base::Status save_block(const consensus::ProposalMessage& proposal) override;
   std::shared_ptr<const consensus::Batch> load_batch(const consensus::Hash& digest) override;
   std::shared_ptr<const consensus::ProposalMessage> load_block(const consensus::Hash& hash) override;
 
