@@ -77,8 +77,7 @@ void Core::hold_batch(const Hash& digest, std::shared_ptr<const Batch> batch) {
 void Core::on_batch(ValidatorIndex from, const Batch& batch) {
   const BatchHeader& h = batch.header;
   // Only the author pushes its batch; anyone may relay it in a BatchResponse.
-  if (h.author != from || h.seq == 0 || batch.payload.size() != h.payload_bytes ||
-      payload_hash(batch.payload) != h.payload_hash) {
+  if (h.author != from || h.seq == 0 || batch.payload.size() != h.payload_bytes) {
     ++stats_.rejected;
     return;
   }
@@ -91,20 +90,30 @@ void Core::on_batch(ValidatorIndex from, const Batch& batch) {
   // at most one branch approved by us.
   if (const auto approved = approved_[h.author].find(h.seq); approved != approved_[h.author].end()) {
     // The author pushes again while it lacks our approval (lost, or signed
-    // before a restart of ours): the same digest is approved again.
+    // before a restart of ours): the same digest, whose payload we checked
+    // then, is approved again.
     if (approved->second == digest) reapprove(digest);
     return;
   }
   if (batches_.contains(digest) || awaiting_check_.contains(digest) || refused_.contains(digest)) return;
-  auto shared = std::make_shared<const Batch>(batch);
-  if (!parent_in_lane(h)) {
+  // The payload's hash last: it is the one costly check (megabytes), made
+  // once per batch taken.
+  if (payload_hash(batch.payload) != h.payload_hash) {
+    ++stats_.rejected;
+    return;
+  }
+  take_batch(digest, std::make_shared<const Batch>(batch));
+}
+
+void Core::take_batch(const Hash& digest, std::shared_ptr<const Batch> batch) {
+  if (!parent_in_lane(batch->header)) {
     if (waiting_for_parent_batch_.size() >= kMaxWaitingBatches) waiting_for_parent_batch_.clear();
-    waiting_for_parent_batch_[h.parent] = std::move(shared);
+    waiting_for_parent_batch_[batch->header.parent] = std::move(batch);
     return;
   }
   awaiting_check_.insert(digest);
-  hold_batch(digest, shared);
-  actions_.emplace_back(CheckBatchAction{digest, std::move(shared)});
+  hold_batch(digest, batch);
+  actions_.emplace_back(CheckBatchAction{digest, std::move(batch)});
 }
 
 void Core::on_batch_checked(const Hash& digest, bool valid, std::uint64_t now_ms) {
@@ -150,9 +159,15 @@ void Core::reapprove(const Hash& digest) {
 void Core::release_child(const Hash& parent) {
   const auto child = waiting_for_parent_batch_.find(parent);
   if (child == waiting_for_parent_batch_.end()) return;
-  const std::shared_ptr<const Batch> next = std::move(child->second);
+  std::shared_ptr<const Batch> next = std::move(child->second);
   waiting_for_parent_batch_.erase(child);
-  on_batch(next->header.author, *next);
+  // Its payload was checked when it arrived; what else it waited on may
+  // have changed since.
+  const BatchHeader& h = next->header;
+  if (h.seq <= anchor_.lanes[h.author].seq || approved_[h.author].contains(h.seq)) return;
+  const Hash digest = batch_digest(h);
+  if (batches_.contains(digest) || awaiting_check_.contains(digest) || refused_.contains(digest)) return;
+  take_batch(digest, std::move(next));
 }
 
 void Core::flush_approvals() {

@@ -213,12 +213,25 @@ void ConsensusDriver::run_consensus() {
       events.swap(inbox_);
     }
     const std::uint64_t now = wall_ms();
+    const auto began = std::chrono::steady_clock::now();
+    const std::size_t handled = events.size();
     for (Event& event : events) handle(event, now);
     events.clear();
+    const auto handled_at = std::chrono::steady_clock::now();
     if (!halted_) {
       if (core_->next_wakeup() <= now) core_->on_tick(now);
+      const auto ticked_at = std::chrono::steady_clock::now();
       make_batch(now);
+      const auto batched_at = std::chrono::steady_clock::now();
       perform(core_->take_actions(), now);
+      const auto done = std::chrono::steady_clock::now();
+      const auto ms = [](auto d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); };
+      if (done - began > std::chrono::milliseconds(100)) {
+        component_logger("consensus")
+            ->warn("slow step: {} ms ({} events {} ms, tick {} ms, batch {} ms, actions {} ms)", ms(done - began),
+                   handled, ms(handled_at - began), ms(ticked_at - handled_at), ms(batched_at - ticked_at),
+                   ms(done - batched_at));
+      }
     }
     publish_status();
   }

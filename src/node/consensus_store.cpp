@@ -1,6 +1,9 @@
 #include "sion/node/consensus_store.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 
 #include "sion/base/bytes.hpp"
@@ -59,15 +62,79 @@ base::Result<std::optional<T>> read_record(const std::string& path) {
   return std::optional<T>(std::move(value));
 }
 
+std::optional<Hash> parse_hash(std::string_view hex) {
+  if (hex.size() != 64) return std::nullopt;
+  auto bytes = base::from_hex(hex);
+  if (!bytes || bytes->size() != 32) return std::nullopt;
+  Hash hash{};
+  std::copy(bytes->begin(), bytes->end(), hash.begin());
+  return hash;
+}
+
+std::optional<std::uint64_t> parse_number(std::string_view digits) {
+  if (digits.size() != 20) return std::nullopt;
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (error != std::errc{} || end != digits.data() + digits.size()) return std::nullopt;
+  return value;
+}
+
 }  // namespace
 
+// <author, 10 digits>-<seq, 20 digits>-<digest>: listed in lane order, pruned by name.
+std::string ConsensusStore::batch_file_name(const BatchName& name) {
+  return fmt::format("{:010}-{:020}-{}", name.author, name.seq, base::to_hex(name.digest));
+}
+
+std::optional<ConsensusStore::BatchName> ConsensusStore::parse_batch_name(std::string_view text) {
+  if (text.size() != 10 + 1 + 20 + 1 + 64 || text[10] != '-' || text[31] != '-') return std::nullopt;
+  std::uint64_t author = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + 10, author);
+  if (error != std::errc{} || end != text.data() + 10 || author > UINT32_MAX) return std::nullopt;
+  const auto seq = parse_number(text.substr(11, 20));
+  const auto digest = parse_hash(text.substr(32));
+  if (!seq || !digest) return std::nullopt;
+  return BatchName{static_cast<std::uint32_t>(author), *seq, *digest};
+}
+
+// <round, 20 digits>-<hash>.
+std::string ConsensusStore::block_file_name(consensus::Round round, const Hash& hash) {
+  return fmt::format("{:020}-{}", round, base::to_hex(hash));
+}
+
+std::optional<ConsensusStore::BlockName> ConsensusStore::parse_block_name(std::string_view text) {
+  if (text.size() != 20 + 1 + 64 || text[20] != '-') return std::nullopt;
+  const auto round = parse_number(text.substr(0, 20));
+  const auto hash = parse_hash(text.substr(21));
+  if (!round || !hash) return std::nullopt;
+  return BlockName{*round, *hash};
+}
+
 base::Result<std::unique_ptr<ConsensusStore>> ConsensusStore::open(const std::string& directory,
-                                                                   std::function<base::Status()> write_fault) {
+                                                                   std::function<base::Status()> write_fault,
+                                                                   ConsensusRetention retention) {
   SION_TRY_STATUS(base::make_directory(directory));
   SION_TRY_STATUS(base::make_directory(directory + "/batches"));
   SION_TRY_STATUS(base::make_directory(directory + "/blocks"));
   SION_TRY_STATUS(base::make_directory(directory + "/evidence"));
-  return std::unique_ptr<ConsensusStore>(new ConsensusStore(directory, std::move(write_fault)));
+  std::unique_ptr<ConsensusStore> store(new ConsensusStore(directory, std::move(write_fault), retention));
+  // The names say what each file holds; nothing is read until asked for.
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(directory + "/batches", error)) {
+    if (const auto name = parse_batch_name(entry.path().filename().string()))
+      store->batches_.emplace(name->digest, *name);
+  }
+  if (error)
+    return base::fail(Errc::io_error,
+                      "cannot list " + base::quoted_path(directory + "/batches") + ": " + error.message());
+  for (const auto& entry : std::filesystem::directory_iterator(directory + "/blocks", error)) {
+    if (const auto name = parse_block_name(entry.path().filename().string()))
+      store->blocks_.emplace(name->hash, name->round);
+  }
+  if (error)
+    return base::fail(Errc::io_error,
+                      "cannot list " + base::quoted_path(directory + "/blocks") + ": " + error.message());
+  return store;
 }
 
 base::Status ConsensusStore::write(const std::string& path, const base::Bytes& bytes) {
@@ -84,41 +151,86 @@ base::Status ConsensusStore::save_safety(const consensus::SafetyState& state) {
 }
 
 base::Status ConsensusStore::save_batch(const consensus::Batch& batch) {
-  return write(directory_ + "/batches/" + base::to_hex(consensus::batch_digest(batch.header)), codec::encode(batch));
+  const BatchName name{batch.header.author, batch.header.seq, consensus::batch_digest(batch.header)};
+  {
+    std::lock_guard lock(mutex_);
+    if (batches_.contains(name.digest)) return {};  // saved before: the digest fixes the bytes
+  }
+  SION_TRY_STATUS(write(directory_ + "/batches/" + batch_file_name(name), codec::encode(batch)));
+  std::lock_guard lock(mutex_);
+  batches_.emplace(name.digest, name);
+  return {};
 }
 
 std::shared_ptr<const consensus::Batch> ConsensusStore::load_batch(const Hash& digest) {
-  auto batch = read_record<consensus::Batch>(directory_ + "/batches/" + base::to_hex(digest));
+  std::optional<BatchName> name;
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto found = batches_.find(digest); found != batches_.end()) name = found->second;
+  }
+  if (!name) return nullptr;
+  auto batch = read_record<consensus::Batch>(directory_ + "/batches/" + batch_file_name(*name));
   // A record that cannot be read serves nobody; the peer asks another.
   if (!batch || !*batch || consensus::batch_digest((*batch)->header) != digest) return nullptr;
   return std::make_shared<const consensus::Batch>(std::move(**batch));
 }
 
 base::Status ConsensusStore::save_block(const consensus::ProposalMessage& proposal) {
-  return write(directory_ + "/blocks/" + base::to_hex(consensus::block_hash(proposal.block)), codec::encode(proposal));
+  const Hash hash = consensus::block_hash(proposal.block);
+  {
+    std::lock_guard lock(mutex_);
+    if (blocks_.contains(hash)) return {};
+  }
+  SION_TRY_STATUS(
+      write(directory_ + "/blocks/" + block_file_name(proposal.block.round, hash), codec::encode(proposal)));
+  std::lock_guard lock(mutex_);
+  blocks_.emplace(hash, proposal.block.round);
+  return {};
 }
 
 std::shared_ptr<const consensus::ProposalMessage> ConsensusStore::load_block(const Hash& hash) {
-  auto block = read_record<consensus::ProposalMessage>(directory_ + "/blocks/" + base::to_hex(hash));
+  std::optional<consensus::Round> round;
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto found = blocks_.find(hash); found != blocks_.end()) round = found->second;
+  }
+  if (!round) return nullptr;
+  auto block = read_record<consensus::ProposalMessage>(directory_ + "/blocks/" + block_file_name(*round, hash));
   if (!block || !*block || consensus::block_hash((*block)->block) != hash) return nullptr;
   return std::make_shared<const consensus::ProposalMessage>(std::move(**block));
 }
 
 base::Status ConsensusStore::save_delivered(const consensus::CommitAction& commit) {
-  for (const auto& batch : commit.batches) {
-    // Most were saved before this validator approved them.
-    std::error_code error;
-    if (std::filesystem::exists(directory_ + "/batches/" + base::to_hex(consensus::batch_digest(batch->header)), error))
-      continue;
-    SION_TRY_STATUS(save_batch(*batch));
+  // Most were saved before this validator approved or voted for them.
+  for (const auto& batch : commit.batches) SION_TRY_STATUS(save_batch(*batch));
+  if (commit.proposal) SION_TRY_STATUS(save_block(*commit.proposal));
+  SION_TRY_STATUS(write(directory_ + "/anchor", codec::encode(commit.anchor)));
+  prune(commit.anchor);
+  return {};
+}
+
+void ConsensusStore::prune(const consensus::Anchor& anchor) {
+  std::vector<std::string> doomed;
+  {
+    std::lock_guard lock(mutex_);
+    std::erase_if(batches_, [&](const auto& entry) {
+      const BatchName& name = entry.second;
+      const bool old =
+          name.author < anchor.lanes.size() && name.seq + retention_.batches_per_lane <= anchor.lanes[name.author].seq;
+      if (old) doomed.push_back(directory_ + "/batches/" + batch_file_name(name));
+      return old;
+    });
+    std::erase_if(blocks_, [&](const auto& entry) {
+      const bool old = entry.second + retention_.rounds <= anchor.round;
+      if (old) doomed.push_back(directory_ + "/blocks/" + block_file_name(entry.second, entry.first));
+      return old;
+    });
   }
-  if (commit.proposal) {
-    std::error_code error;
-    if (!std::filesystem::exists(directory_ + "/blocks/" + base::to_hex(commit.block), error)) {
-      SION_TRY_STATUS(save_block(*commit.proposal));
-    }
+  // Losing a removal to a crash only leaves a file for the next prune.
+  for (const std::string& path : doomed) {
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
   }
-  return write(directory_ + "/anchor", codec::encode(commit.anchor));
 }
 
 base::Status ConsensusStore::save_evidence(const EvidenceRecord& record) {
@@ -160,23 +272,28 @@ base::Result<consensus::Recovery> ConsensusStore::recover() const {
   consensus::Recovery recovery;
   SION_TRY(recovery.safety, read_record<consensus::SafetyState>(directory_ + "/safety"));
   SION_TRY(recovery.anchor, read_record<consensus::Anchor>(directory_ + "/anchor"));
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(directory_ + "/batches", error)) {
-    const std::string path = entry.path().string();
-    if (path.ends_with(".tmp") || path.find(".tmp.") != std::string::npos) continue;  // a write cut short
+  std::vector<BatchName> above;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [digest, name] : batches_) {
+      // Delivered ones stay on disk for peers; the core needs only what is
+      // above its lanes.
+      if (recovery.anchor && name.author < recovery.anchor->lanes.size() &&
+          name.seq <= recovery.anchor->lanes[name.author].seq) {
+        continue;
+      }
+      above.push_back(name);
+    }
+  }
+  for (const BatchName& name : above) {
+    const std::string path = directory_ + "/batches/" + batch_file_name(name);
     SION_TRY(const std::optional<std::string> text, read_optional(path));
     if (!text) continue;
     SION_TRY(consensus::Batch batch, decode_record<consensus::Batch>(path, *text));
-    const auto author = batch.header.author;
-    if (recovery.anchor && author < recovery.anchor->lanes.size() &&
-        batch.header.seq <= recovery.anchor->lanes[author].seq) {
-      continue;  // delivered: the core needs only what is above its lanes
+    if (consensus::batch_digest(batch.header) != name.digest) {
+      return base::fail(Errc::corrupt_store, base::quoted_path(path) + " holds another batch than its name says");
     }
     recovery.batches.push_back(std::move(batch));
-  }
-  if (error) {
-    return base::fail(Errc::io_error,
-                      "cannot list " + base::quoted_path(directory_ + "/batches") + ": " + error.message());
   }
   return recovery;
 }

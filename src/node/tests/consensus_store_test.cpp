@@ -115,10 +115,60 @@ TEST(ConsensusStore, AFailedWriteIsReportedAndACorruptRecordRefused) {
   // A batch file whose bytes are not the batch its name says is not served.
   std::filesystem::remove(dir.path / "safety");
   const consensus::Batch b = batch(0, 1, 7);
-  std::ofstream(dir.path / "batches" / base::to_hex(consensus::batch_digest(b.header)), std::ios::binary)
-      << std::string(reinterpret_cast<const char*>(codec::encode(batch(0, 1, 8)).data()),
-                     codec::encode(batch(0, 1, 8)).size());
-  EXPECT_FALSE((*store)->load_batch(consensus::batch_digest(b.header)));
+  const std::string name = ConsensusStore::batch_file_name({0, 1, consensus::batch_digest(b.header)});
+  std::ofstream(dir.path / "batches" / name, std::ios::binary) << std::string(
+      reinterpret_cast<const char*>(codec::encode(batch(0, 1, 8)).data()), codec::encode(batch(0, 1, 8)).size());
+  auto reopened = ConsensusStore::open(dir.path.string()).value();
+  EXPECT_FALSE(reopened->load_batch(consensus::batch_digest(b.header)));
+}
+
+TEST(ConsensusStore, FileNamesRoundTripAndRefuseOthers) {
+  Hash digest{};
+  digest.fill(0xa5);
+  const ConsensusStore::BatchName name{3, 42, digest};
+  const std::string text = ConsensusStore::batch_file_name(name);
+  EXPECT_EQ(text, "0000000003-00000000000000000042-" + base::to_hex(digest));
+  const auto back = ConsensusStore::parse_batch_name(text);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->author, 3u);
+  EXPECT_EQ(back->seq, 42u);
+  EXPECT_EQ(back->digest, digest);
+  EXPECT_FALSE(ConsensusStore::parse_batch_name(text + ".tmp"));
+  EXPECT_FALSE(ConsensusStore::parse_batch_name(base::to_hex(digest)));
+  EXPECT_FALSE(ConsensusStore::parse_batch_name("000000000x-00000000000000000042-" + base::to_hex(digest)));
+  const std::string block = ConsensusStore::block_file_name(7, digest);
+  ASSERT_TRUE(ConsensusStore::parse_block_name(block));
+  EXPECT_EQ(ConsensusStore::parse_block_name(block)->round, 7u);
+  EXPECT_FALSE(ConsensusStore::parse_block_name(block.substr(1)));
+}
+
+TEST(ConsensusStore, RemovesWhatFallsOutOfTheRetention) {
+  TempDir dir;
+  auto store = ConsensusStore::open(dir.path.string(), {}, ConsensusRetention{2, 10}).value();
+  consensus::CommitAction commit;
+  commit.anchor.lanes.resize(2);
+  for (std::uint64_t seq = 1; seq <= 5; ++seq) {
+    auto b = std::make_shared<const consensus::Batch>(batch(1, seq, static_cast<std::uint8_t>(seq)));
+    commit.batches = {b};
+    commit.anchor.lanes[1].seq = seq;
+    commit.anchor.round = seq * 5;
+    consensus::ProposalMessage proposal;
+    proposal.block.round = seq * 5;
+    commit.proposal = std::make_shared<const consensus::ProposalMessage>(proposal);
+    commit.block = consensus::block_hash(proposal.block);
+    ASSERT_TRUE(store->save_delivered(commit));
+  }
+  // The lane's last two batches stay, and the blocks of the last ten rounds.
+  for (std::uint64_t seq = 1; seq <= 5; ++seq) {
+    EXPECT_EQ(
+        store->load_batch(consensus::batch_digest(batch(1, seq, static_cast<std::uint8_t>(seq)).header)) != nullptr,
+        seq >= 4)
+        << seq;
+  }
+  std::size_t blocks = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path / "blocks")) blocks += entry.is_regular_file();
+  EXPECT_EQ(blocks, 2u);  // rounds 20 and 25
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path / "batches"), {}), 2);
 }
 
 }  // namespace

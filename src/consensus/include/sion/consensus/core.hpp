@@ -267,6 +267,9 @@ class Core {
 
   // lanes.cpp
   void on_batch(ValidatorIndex from, const Batch& batch);
+  // A pushed batch whose payload matches its header: checked by the node
+  // once its parent is in the lane, held until then.
+  void take_batch(const Hash& digest, std::shared_ptr<const Batch> batch);
   bool parent_in_lane(const BatchHeader& header) const;
   void approve(const Hash& digest, const std::shared_ptr<const Batch>& batch);
   // Signs an approval again for a digest approved before (never another one).
