@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "sion/base/build_info.hpp"
+#include "sion/base/clock.hpp"
 #include "sion/base/json.hpp"
 #include "sion/codec/codec.hpp"
 #include "sion/da/sampling.hpp"
@@ -22,12 +23,6 @@ namespace {
 using http::json_error;
 using http::Request;
 using http::Response;
-
-std::uint64_t now_ms() {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-          .count());
-}
 
 Response ok(const Json& body, unsigned status = 200) { return Response::json(status, body.dump()); }
 Response bad_request(std::string_view message) { return json_error(400, "bad_request", message); }
@@ -185,7 +180,7 @@ base::Status Api::register_routes() {
     }
     auto pending = std::make_shared<http::Reply>(std::move(reply));
     auto job = [this, pending, bytes = std::get<base::Bytes>(std::move(bytes))] {
-      const Answer answer = answer_of(node_.submit(bytes, now_ms()));
+      const Answer answer = answer_of(node_.submit(bytes, base::unix_time_ms()));
       count_refusal(answer.code);
       (*pending)(response_of(answer));
     };
@@ -615,7 +610,7 @@ void Api::submit_batch(std::vector<BatchElement> elements, http::Reply reply) {
       for (const std::size_t i : chunk) {
         Batch::Item& item = batch->items[i];
         const exec::Id tx_id = item.answer.tx_id;
-        item.answer = answer_of(node_.submit(std::move(*item.tx), now_ms()));
+        item.answer = answer_of(node_.submit(std::move(*item.tx), base::unix_time_ms()));
         item.answer.tx_id = tx_id;  // known from the decoding, whatever the mempool refused first
         item.tx.reset();
         count_refusal(item.answer.code);

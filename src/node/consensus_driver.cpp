@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "sion/base/clock.hpp"
 #include "sion/base/thread_name.hpp"
 #include "sion/exec/genesis.hpp"
 #include "sion/node/batch_payload.hpp"
@@ -20,12 +21,6 @@ using base::Errc;
 constexpr std::size_t kMaxInbox = 1 << 16;
 // The consensus thread looks at least this often (status, a clock step).
 constexpr std::uint64_t kMaxSleepMs = 100;
-
-std::uint64_t wall_ms() {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-          .count());
-}
 
 base::Result<consensus::LegPolicy> leg_policy(const exec::ConsensusRules& rules) {
   consensus::LegPolicy policy = consensus::LegPolicy::defaults();
@@ -107,7 +102,7 @@ base::Result<std::unique_ptr<ConsensusDriver>> ConsensusDriver::start(Node& node
   core_options.timing = d.options_.timing;
   core_options.max_lane_gap = genesis.consensus.max_lane_gap;
   d.core_ = std::make_unique<consensus::Core>(core_options, std::move(validators), *d.signer_, *d.verifier_, *d.store_,
-                                              std::move(recovery), wall_ms());
+                                              std::move(recovery), base::unix_time_ms());
 
   net::TransportOptions transport;
   transport.self = d.self_;
@@ -202,7 +197,7 @@ void ConsensusDriver::run_consensus() {
   std::vector<Event> events;
   for (;;) {
     {
-      const std::uint64_t now = wall_ms();
+      const std::uint64_t now = base::unix_time_ms();
       std::uint64_t wake_at = std::min(core_->next_wakeup(), now + kMaxSleepMs);
       if (!halted_ && core_->lane_has_room() && node_.mempool().transactions > 0)
         wake_at = std::min(wake_at, std::max(next_batch_ms_, now));
@@ -212,7 +207,7 @@ void ConsensusDriver::run_consensus() {
       if (stopping_) return;
       events.swap(inbox_);
     }
-    const std::uint64_t now = wall_ms();
+    const std::uint64_t now = base::unix_time_ms();
     const auto began = std::chrono::steady_clock::now();
     const std::size_t handled = events.size();
     for (Event& event : events) handle(event, now);

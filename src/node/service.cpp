@@ -7,6 +7,7 @@
 #include <atomic>
 #include <utility>
 
+#include "sion/base/clock.hpp"
 #include "sion/base/json.hpp"
 #include "sion/base/thread_name.hpp"
 #include "sion/exec/genesis.hpp"
@@ -15,12 +16,6 @@
 
 namespace sion::node {
 namespace {
-
-std::uint64_t wall_ms() {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-          .count());
-}
 
 // POST /v1/testing/links {"peer": i, "blocked": b, "delay_ms": n}: cuts or
 // slows this validator's link to validator i while the process runs
@@ -170,7 +165,7 @@ void Service::produce_loop() {
     // ticks instead of producing a burst of Pulses.
     if (next < std::chrono::steady_clock::now()) next = std::chrono::steady_clock::now() + period;
     if (failed) continue;
-    const std::uint64_t now = wall_ms();
+    const std::uint64_t now = base::unix_time_ms();
     node_->expire(now);
     if (consensus_) continue;  // consensus orders the Pulses
     auto produced = node_->produce(now);
