@@ -79,14 +79,15 @@ base::Result<ServiceOptions> service_options(const NodeConfig& config) {
   consensus.batch_interval_ms = config.consensus.batch_interval_ms;
   consensus.max_batch_transactions = config.consensus.max_batch_transactions;
   const exec::Genesis& genesis = options.node.genesis;
-  for (const auto& [id, address] : config.peers) {
+  for (const auto& peer : config.peers) {
+    const ledger::Id& id = peer.first;
     const auto at = std::find_if(genesis.validators.begin(), genesis.validators.end(),
                                  [&](const exec::GenesisValidator& v) { return exec::account_id(v.keys) == id; });
     if (at == genesis.validators.end()) {
       return base::fail(base::Errc::invalid_value, fmt::format("peers: {} is not a validator of the genesis file {}",
                                                                base::to_hex(id), config.genesis_file));
     }
-    consensus.peers.emplace(static_cast<std::uint32_t>(at - genesis.validators.begin()), address);
+    consensus.peers.emplace(static_cast<std::uint32_t>(at - genesis.validators.begin()), peer.second);
   }
   options.testing_routes = config.testing.control_routes;
   consensus.equivocate = config.testing.equivocate;

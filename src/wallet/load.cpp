@@ -317,7 +317,7 @@ base::Result<LoadReport> run_load(const LoadPlan& plan, std::span<const HttpCall
     for (const auto& record : state.records) {
       if (record.executed) highest = std::max(highest, record.height);
     }
-    const std::int64_t give_up = end + 5 * kMicros;
+    const std::int64_t give_up = end + 5 * static_cast<std::int64_t>(kMicros);
     while (highest != 0 && !observer.certified_at(highest) && clock.now_us() < give_up) {
       clock.sleep_until_us(clock.now_us() + interval);
     }
