@@ -1,23 +1,13 @@
 #include "sion/node/consensus_records.hpp"
 
-#include <chrono>
 #include <utility>
 
 namespace sion::node {
-namespace {
-
-std::uint64_t steady_ms() {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-          .count());
-}
-
-}  // namespace
 
 void ConsensusRecords::add_certificate(consensus::PulseCertificate certificate) {
   std::lock_guard lock(mutex_);
   const std::uint64_t height = certificate.body.height;
-  certificates_.insert_or_assign(height, std::pair{std::move(certificate), steady_ms()});
+  certificates_.insert_or_assign(height, std::move(certificate));
   if (height > status_.certified_height) status_.certified_height = height;
   while (certificates_.size() > kCertificatesKept) certificates_.erase(certificates_.begin());
 }
@@ -26,14 +16,7 @@ std::optional<consensus::PulseCertificate> ConsensusRecords::certificate(std::ui
   std::lock_guard lock(mutex_);
   const auto found = certificates_.find(height);
   if (found == certificates_.end()) return std::nullopt;
-  return found->second.first;
-}
-
-std::optional<std::uint64_t> ConsensusRecords::certified_at(std::uint64_t height) const {
-  std::lock_guard lock(mutex_);
-  const auto found = certificates_.find(height);
-  if (found == certificates_.end()) return std::nullopt;
-  return found->second.second;
+  return found->second;
 }
 
 void ConsensusRecords::add_evidence(EvidenceRecord record) {

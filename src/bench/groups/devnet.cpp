@@ -8,9 +8,6 @@
 // each run's clock.
 
 #include <fmt/format.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -28,6 +25,7 @@
 #include "sion/exec/genesis.hpp"
 #include "sion/exec/pulse.hpp"
 #include "sion/http/client.hpp"
+#include "sion/net/free_ports.hpp"
 #include "sion/node/config.hpp"
 #include "sion/node/devnet_dir.hpp"
 #include "sion/wallet/http_transport.hpp"
@@ -67,32 +65,6 @@ struct Devnet {
     if (!owned_dir.empty()) std::filesystem::remove_all(owned_dir, ignored);
   }
 };
-
-bool port_is_free(std::uint16_t port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return false;
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  address.sin_port = htons(port);
-  const bool free = ::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
-  ::close(fd);
-  return free;
-}
-
-// A port P with P .. P + 2 * kValidators - 1 free on loopback (the devnet's
-// API and consensus ports), picked at random above the usual ones.
-base::Result<std::uint16_t> free_port_range() {
-  std::random_device entropy;
-  for (int attempt = 0; attempt < 64; ++attempt) {
-    const auto base_port = static_cast<std::uint16_t>(20'000 + entropy() % 40'000);
-    bool all = true;
-    for (std::uint16_t i = 0; i < 2 * kValidators && all; ++i)
-      all = port_is_free(static_cast<std::uint16_t>(base_port + i));
-    if (all) return base_port;
-  }
-  return base::fail(base::Errc::io_error, "devnet bench: no free range of loopback ports found");
-}
 
 base::Result<std::string> this_executable() {
   std::error_code error;
@@ -135,7 +107,8 @@ base::Result<std::unique_ptr<Devnet>> start_own_devnet() {
   std::random_device entropy;
   devnet->owned_dir =
       std::filesystem::temp_directory_path() / fmt::format("sion-bench-devnet-{}-{}", entropy(), entropy());
-  SION_TRY(const std::uint16_t port, free_port_range());
+  // The devnet's API and consensus ports: P .. P + 2 * kValidators - 1.
+  SION_TRY(const std::uint16_t port, net::free_loopback_ports(static_cast<std::uint16_t>(2 * kValidators)));
   node::DevnetDirSpec spec;
   spec.dir = devnet->owned_dir.string();
   spec.validators = kValidators;

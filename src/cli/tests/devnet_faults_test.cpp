@@ -8,9 +8,6 @@
 // validator's node.log.
 
 #include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -24,7 +21,6 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <random>
 #include <string>
 #include <thread>
 #include <utility>
@@ -43,6 +39,7 @@
 #include "sion/consensus/messages.hpp"
 #include "sion/exec/genesis.hpp"
 #include "sion/http/client.hpp"
+#include "sion/net/free_ports.hpp"
 #include "sion/node/config.hpp"
 #include "sion/node/devnet_dir.hpp"
 #include "sion/wallet/load_plan.hpp"
@@ -77,33 +74,6 @@ constexpr Milliseconds kExecuteLimit = 30s;
   } while (0)
 
 // ---- Ports and logs ------------------------------------------------------------------------
-
-bool loopback_port_free(std::uint16_t port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return false;
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(port);
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  const bool bound = ::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
-  ::close(fd);
-  return bound;
-}
-
-// The first of kPorts consecutive loopback ports that all bind now. Random,
-// so tests run side by side (ctest -j) rarely meet; another process may
-// still take one before a node binds it, which then fails its start.
-base::Result<std::uint16_t> free_port_block() {
-  std::random_device entropy;
-  std::uniform_int_distribution<int> pick(20000, 60000 - kPorts);
-  for (int attempt = 0; attempt < 20; ++attempt) {
-    const auto first = static_cast<std::uint16_t>(pick(entropy));
-    bool all = true;
-    for (std::uint16_t port = first; all && port < first + kPorts; ++port) all = loopback_port_free(port);
-    if (all) return first;
-  }
-  return base::fail(Errc::io_error, fmt::format("found no {} consecutive free loopback ports in 20 tries", kPorts));
-}
 
 std::string file_tail(const std::string& path, std::size_t lines) {
   std::ifstream in(path);
@@ -188,7 +158,7 @@ class Devnet {
     node::DevnetDirSpec spec;
     spec.dir = net->temp_ / "devnet";
     spec.validators = kValidators;
-    SION_TRY(spec.api_address.port, free_port_block());
+    SION_TRY(spec.api_address.port, net::free_loopback_ports(kPorts));
     SION_TRY(net->devnet_, node::create_devnet_dir(spec));
     for (std::size_t k = 0; k < kValidators; ++k) {
       node::NodeConfig config = net->devnet_.configs[k];

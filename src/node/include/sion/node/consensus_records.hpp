@@ -44,8 +44,6 @@ class ConsensusRecords {
 
   void add_certificate(consensus::PulseCertificate certificate);
   std::optional<consensus::PulseCertificate> certificate(std::uint64_t height) const;
-  // The certificate's arrival time (the node's clock), for latency metrics.
-  std::optional<std::uint64_t> certified_at(std::uint64_t height) const;
   void add_evidence(EvidenceRecord record);
   std::vector<EvidenceRecord> evidence() const;
   void set_status(ConsensusStatus status);
@@ -53,7 +51,7 @@ class ConsensusRecords {
 
  private:
   mutable std::mutex mutex_;
-  std::map<std::uint64_t, std::pair<consensus::PulseCertificate, std::uint64_t>> certificates_;
+  std::map<std::uint64_t, consensus::PulseCertificate> certificates_;
   std::vector<EvidenceRecord> evidence_;
   ConsensusStatus status_;
 };
