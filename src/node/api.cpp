@@ -402,6 +402,7 @@ base::Status Api::register_routes() {
              {"blocks_committed", status.blocks_committed},
              {"batches_made", status.batches_made},
              {"batches_refused", status.batches_refused},
+             {"inbox_dropped", status.inbox_dropped},
              {"evidence", node.consensus().evidence().size()}};
     if (status.halted) out["halted"] = *status.halted;
     return ok(out);

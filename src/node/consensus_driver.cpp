@@ -356,6 +356,10 @@ void ConsensusDriver::publish_status() {
   status.blocks_committed = stats.blocks_committed;
   status.batches_made = batches_made_;
   status.batches_refused = batches_refused_;
+  {
+    std::lock_guard lock(mutex_);
+    status.inbox_dropped = inbox_dropped_;
+  }
   if (halted_) {
     if (const auto failure = node_.failure()) status.halted = failure->reason;
   }

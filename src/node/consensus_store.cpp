@@ -62,8 +62,11 @@ base::Result<std::optional<T>> read_record(const std::string& path) {
   return std::optional<T>(std::move(value));
 }
 
+// Lower-case hex only: a name has one spelling, the one the store writes.
 std::optional<Hash> parse_hash(std::string_view hex) {
   if (hex.size() != 64) return std::nullopt;
+  const auto lower_hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); };
+  if (!std::all_of(hex.begin(), hex.end(), lower_hex)) return std::nullopt;
   auto bytes = base::from_hex(hex);
   if (!bytes || bytes->size() != 32) return std::nullopt;
   Hash hash{};

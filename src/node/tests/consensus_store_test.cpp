@@ -140,6 +140,9 @@ TEST(ConsensusStore, FileNamesRoundTripAndRefuseOthers) {
   ASSERT_TRUE(ConsensusStore::parse_block_name(block));
   EXPECT_EQ(ConsensusStore::parse_block_name(block)->round, 7u);
   EXPECT_FALSE(ConsensusStore::parse_block_name(block.substr(1)));
+  std::string upper = block;
+  upper.back() = 'A';  // hex, but not the store's spelling
+  EXPECT_FALSE(ConsensusStore::parse_block_name(upper));
 }
 
 TEST(ConsensusStore, RemovesWhatFallsOutOfTheRetention) {

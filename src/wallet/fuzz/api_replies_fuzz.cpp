@@ -36,6 +36,7 @@ enum Kind : std::uint8_t {
   kInclusion,
   kConsistency,
   kBatchSubmission,
+  kCertificateEvent,
   kKinds
 };
 
@@ -131,6 +132,8 @@ int main(int argc, char** argv) {
   const Json bad_hex{{"error", {{"code", "bad_hex"}, {"message", "$.transactions[2]: odd length"}}}};
   write(kBatchSubmission, 0, Json{{"results", {pending, held, bad_signature}}}.dump());
   write(kBatchSubmission, 0, Json{{"results", {pending, bad_hex, bad_hex}}}.dump());
+  write(kCertificateEvent, 0, R"({"height":12})");
+  write(kCertificateEvent, 0, R"({"height":-1})");
   write(kBatchSubmission, 0, Json{{"results", {pending, held}}}.dump());
   write(kBatchSubmission, 0,
         Json{{"results", {pending, held, Json{{"tx_id", nullptr}, {"error", bad_hex["error"]}}}}}.dump());
@@ -297,6 +300,11 @@ void fuzz_one(Kind kind, const Asked& ask, std::string_view body) {
     case kConsistency: {
       auto got = wallet::parse_consistency_reply(body, kFrom, kLogSize);
       if (!refused(got) && (got->first_size != kFrom || got->second_size != kLogSize)) std::abort();
+      break;
+    }
+    case kCertificateEvent: {
+      // A height, or an invalid_value error with a reason.
+      (void)refused(wallet::parse_certificate_event(body));
       break;
     }
     case kBatchSubmission: {

@@ -35,6 +35,7 @@ struct ConsensusStatus {
   std::vector<std::uint32_t> connected;
   std::uint64_t proposals = 0, votes = 0, timeouts = 0, rejected = 0, blocks_committed = 0;
   std::uint64_t batches_made = 0, batches_refused = 0;
+  std::uint64_t inbox_dropped = 0;    // peer messages dropped while the consensus thread was behind
   std::optional<std::string> halted;  // why, once halted
 };
 
