@@ -1,9 +1,11 @@
 #include "sion/base/file.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -239,6 +241,39 @@ Status replace_file(const std::string& path, std::string_view text, const WriteF
   }
   if (::fsync(directory.get()) != 0) return os_error("write", options.what, path, errno);
   return {};
+}
+
+std::string numbered_file_name(std::uint32_t number, std::string_view suffix) {
+  std::string name = std::to_string(number);
+  if (name.size() < 8) name.insert(0, 8 - name.size(), '0');
+  return name + std::string(suffix);
+}
+
+std::optional<std::uint32_t> parse_numbered_file_name(std::string_view name, std::string_view suffix) {
+  constexpr std::size_t kDigits = 8;
+  if (name.size() != kDigits + suffix.size() || !name.ends_with(suffix)) return std::nullopt;
+  std::uint32_t number = 0;
+  for (std::size_t i = 0; i < kDigits; ++i) {
+    if (name[i] < '0' || name[i] > '9') return std::nullopt;
+    number = number * 10 + static_cast<std::uint32_t>(name[i] - '0');
+  }
+  return number;
+}
+
+Result<std::vector<std::uint32_t>> list_numbered_files(const std::string& directory, std::string_view suffix,
+                                                       std::string_view what) {
+  DIR* dir = ::opendir(directory.c_str());
+  if (dir == nullptr) {
+    return fail(Errc::io_error,
+                "cannot list " + std::string(what) + " " + quoted_path(directory) + ": " + std::strerror(errno));
+  }
+  std::vector<std::uint32_t> numbers;
+  while (const dirent* entry = ::readdir(dir)) {
+    if (const auto number = parse_numbered_file_name(entry->d_name, suffix)) numbers.push_back(*number);
+  }
+  ::closedir(dir);
+  std::sort(numbers.begin(), numbers.end());
+  return numbers;
 }
 
 }  // namespace sion::base

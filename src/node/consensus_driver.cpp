@@ -177,6 +177,11 @@ void ConsensusDriver::stop() {
   if (consensus_thread_.joinable()) consensus_thread_.join();
   if (check_thread_.joinable()) check_thread_.join();
   if (apply_thread_.joinable()) apply_thread_.join();
+  // What the applier saved last (the anchor) need not wait for a restart's luck.
+  if (store_) {
+    if (auto synced = store_->sync(); !synced)
+      component_logger("consensus")->error("could not sync the consensus records: {}", synced.error().to_string());
+  }
 }
 
 void ConsensusDriver::post(Event event) {
@@ -218,7 +223,14 @@ void ConsensusDriver::run_consensus() {
       const auto ticked_at = std::chrono::steady_clock::now();
       make_batch(now);
       const auto batched_at = std::chrono::steady_clock::now();
-      perform(core_->take_actions(), now);
+      std::vector<consensus::Action> actions = core_->take_actions();
+      // What the step saved is durable before any of its messages leaves
+      // (one sync for the whole step).
+      if (auto synced = store_->sync(); !synced) {
+        halt("could not make the consensus records durable: " + synced.error().to_string());
+      } else {
+        perform(std::move(actions), now);
+      }
       const auto done = std::chrono::steady_clock::now();
       const auto ms = [](auto d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); };
       if (done - began > std::chrono::milliseconds(100)) {

@@ -10,6 +10,7 @@
 #include "sion/base/file.hpp"
 #include "sion/codec/codec.hpp"
 #include "sion/crypto/sha2.hpp"
+#include "sion/node/log.hpp"
 
 namespace sion::node {
 
@@ -46,11 +47,9 @@ base::Result<std::optional<std::string>> read_optional(const std::string& path) 
 }
 
 template <class T>
-base::Result<T> decode_record(const std::string& path, std::string_view text) {
-  auto value = codec::decode<T>(base::as_bytes(text));
-  if (!value) {
-    return base::fail(Errc::corrupt_store, base::quoted_path(path) + " does not decode: " + value.error().reason);
-  }
+base::Result<T> decode_record(std::string_view what, base::ByteView bytes) {
+  auto value = codec::decode<T>(bytes);
+  if (!value) return base::fail(Errc::corrupt_store, std::string(what) + " does not decode: " + value.error().reason);
   return std::move(*value);
 }
 
@@ -58,7 +57,7 @@ template <class T>
 base::Result<std::optional<T>> read_record(const std::string& path) {
   SION_TRY(const std::optional<std::string> text, read_optional(path));
   if (!text) return std::optional<T>{};
-  SION_TRY(T value, decode_record<T>(path, *text));
+  SION_TRY(T value, decode_record<T>(base::quoted_path(path), base::as_bytes(*text)));
   return std::optional<T>(std::move(value));
 }
 
@@ -117,40 +116,148 @@ base::Result<std::unique_ptr<ConsensusStore>> ConsensusStore::open(const std::st
                                                                    std::function<base::Status()> write_fault,
                                                                    ConsensusRetention retention) {
   SION_TRY_STATUS(base::make_directory(directory));
-  SION_TRY_STATUS(base::make_directory(directory + "/batches"));
-  SION_TRY_STATUS(base::make_directory(directory + "/blocks"));
   SION_TRY_STATUS(base::make_directory(directory + "/evidence"));
   std::unique_ptr<ConsensusStore> store(new ConsensusStore(directory, std::move(write_fault), retention));
-  // The names say what each file holds; nothing is read until asked for.
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(directory + "/batches", error)) {
-    if (const auto name = parse_batch_name(entry.path().filename().string()))
-      store->batches_.emplace(name->digest, *name);
+  ConsensusStore& s = *store;
+  std::optional<LogPlace> safety;
+  std::optional<LogPlace> anchor;
+  // The index is rebuilt from the record headers; bodies are read when asked for.
+  SION_TRY(s.log_, ConsensusLog::open(directory + "/log", retention.segment_bytes, [&](const LogEntry& entry) {
+             switch (static_cast<RecordKind>(entry.header.kind)) {
+               case RecordKind::safety: safety = entry.place; break;
+               case RecordKind::anchor: anchor = entry.place; break;
+               case RecordKind::batch:
+                 s.index_batch(BatchName{entry.header.author, entry.header.number, entry.header.key}, entry.place);
+                 break;
+               case RecordKind::block: s.index_block(entry.header.number, entry.header.key, entry.place); break;
+             }
+           }));
+  if (s.log_->cut_bytes() != 0) {
+    component_logger("consensus")
+        ->warn("the consensus log ended in a record written in part (a crash before it was synced): cut {} bytes",
+               s.log_->cut_bytes());
   }
-  if (error)
-    return base::fail(Errc::io_error,
-                      "cannot list " + base::quoted_path(directory + "/batches") + ": " + error.message());
-  for (const auto& entry : std::filesystem::directory_iterator(directory + "/blocks", error)) {
-    if (const auto name = parse_block_name(entry.path().filename().string()))
-      store->blocks_.emplace(name->hash, name->round);
+  if (safety) {
+    SION_TRY(s.safety_, s.log_->read(*safety));
   }
-  if (error)
-    return base::fail(Errc::io_error,
-                      "cannot list " + base::quoted_path(directory + "/blocks") + ": " + error.message());
+  if (anchor) {
+    SION_TRY(s.anchor_, s.log_->read(*anchor));
+  }
+  s.segment_ = s.log_->current_segment();
+  SION_TRY_STATUS(s.adopt_file_per_record_layout());
   return store;
 }
 
-base::Status ConsensusStore::write(const std::string& path, const base::Bytes& bytes) {
-  if (write_fault_) SION_TRY_STATUS_CONTEXT("writing " + base::quoted_path(path), write_fault_());
-  // Every record is replaced atomically and synced: a batch must be durable
-  // before its approval leaves, the safety state before a vote, the anchor
-  // after its Pulse.
-  return base::replace_file(path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
-                            base::WriteFileOptions{"consensus record", 0600, false});
+void ConsensusStore::index_batch(const BatchName& name, const LogPlace& place) {
+  const auto [it, inserted] = batches_.try_emplace(name.digest, BatchEntry{name, place});
+  if (!inserted) {
+    --live_[it->second.place.segment];
+    it->second.place = place;
+  }
+  ++live_[place.segment];
 }
 
+void ConsensusStore::index_block(consensus::Round round, const Hash& hash, const LogPlace& place) {
+  const auto [it, inserted] = blocks_.try_emplace(hash, BlockEntry{round, place});
+  if (!inserted) {
+    --live_[it->second.place.segment];
+    it->second.place = place;
+  }
+  ++live_[place.segment];
+}
+
+// Stores before the log kept one synced file per record (safety, anchor,
+// batches/, blocks/): their records move into the log, which is synced
+// before the files go. A crash in between moves the same records again.
+base::Status ConsensusStore::adopt_file_per_record_layout() {
+  bool found = false;
+  SION_TRY(const std::optional<std::string> safety, read_optional(directory_ + "/safety"));
+  if (safety) {
+    SION_TRY_STATUS(
+        decode_record<consensus::SafetyState>(base::quoted_path(directory_ + "/safety"), base::as_bytes(*safety)));
+    SION_TRY_STATUS(append_latest(RecordKind::safety, base::Bytes(safety->begin(), safety->end())));
+    found = true;
+  }
+  SION_TRY(const std::optional<std::string> anchor, read_optional(directory_ + "/anchor"));
+  if (anchor) {
+    SION_TRY_STATUS(
+        decode_record<consensus::Anchor>(base::quoted_path(directory_ + "/anchor"), base::as_bytes(*anchor)));
+    SION_TRY_STATUS(append_latest(RecordKind::anchor, base::Bytes(anchor->begin(), anchor->end())));
+    found = true;
+  }
+  for (const std::string_view folder : {"batches", "blocks"}) {
+    const std::string path = directory_ + "/" + std::string(folder);
+    if (!std::filesystem::is_directory(path)) continue;
+    found = true;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(path, error)) {
+      const std::string name = entry.path().filename().string();
+      if (folder == "batches") {
+        const auto batch_name = parse_batch_name(name);
+        if (!batch_name) continue;
+        SION_TRY(const std::optional<consensus::Batch> batch, read_record<consensus::Batch>(entry.path().string()));
+        if (batch && consensus::batch_digest(batch->header) == batch_name->digest) SION_TRY_STATUS(save_batch(*batch));
+      } else {
+        const auto block_name = parse_block_name(name);
+        if (!block_name) continue;
+        SION_TRY(const std::optional<consensus::ProposalMessage> block,
+                 read_record<consensus::ProposalMessage>(entry.path().string()));
+        if (block && consensus::block_hash(block->block) == block_name->hash) SION_TRY_STATUS(save_block(*block));
+      }
+    }
+    if (error) return base::fail(Errc::io_error, "cannot list " + base::quoted_path(path) + ": " + error.message());
+  }
+  if (!found) return {};
+  SION_TRY_STATUS(log_->sync());
+  std::error_code error;
+  for (const char* name : {"safety", "anchor", "batches", "blocks"}) {
+    std::filesystem::remove_all(directory_ + "/" + name, error);
+    if (error) {
+      return base::fail(Errc::io_error,
+                        "cannot remove " + base::quoted_path(directory_ + "/" + name) + ": " + error.message());
+    }
+  }
+  return {};
+}
+
+LogRecordHeader ConsensusStore::record_header(RecordKind kind) {
+  LogRecordHeader header;
+  header.kind = static_cast<std::uint8_t>(kind);
+  return header;
+}
+
+base::Result<LogPlace> ConsensusStore::append(RecordKind kind, std::uint32_t author, std::uint64_t number,
+                                              const Hash& key, base::ByteView body, std::string_view what) {
+  if (write_fault_) SION_TRY_STATUS_CONTEXT("writing " + std::string(what), write_fault_());
+  LogRecordHeader header = record_header(kind);
+  header.author = author;
+  header.number = number;
+  header.key = key;
+  SION_TRY_CONTEXT(const LogEntry entry, "writing " + std::string(what), log_->append(header, body));
+  if (entry.place.segment != segment_) {
+    // A new segment starts with the latest safety state and anchor, so that
+    // older segments hold nothing but batches and blocks the retention frees.
+    segment_ = entry.place.segment;
+    if (safety_ && kind != RecordKind::safety)
+      SION_TRY_STATUS(log_->append(record_header(RecordKind::safety), *safety_));
+    if (anchor_ && kind != RecordKind::anchor)
+      SION_TRY_STATUS(log_->append(record_header(RecordKind::anchor), *anchor_));
+    segment_ = log_->current_segment();
+  }
+  return entry.place;
+}
+
+base::Status ConsensusStore::append_latest(RecordKind kind, base::Bytes body) {
+  std::lock_guard lock(mutex_);
+  SION_TRY_STATUS(append(kind, 0, 0, Hash{}, body, kind == RecordKind::safety ? "the safety state" : "the anchor"));
+  (kind == RecordKind::safety ? safety_ : anchor_) = std::move(body);
+  return {};
+}
+
+base::Status ConsensusStore::sync() { return log_->sync(); }
+
 base::Status ConsensusStore::save_safety(const consensus::SafetyState& state) {
-  return write(directory_ + "/safety", codec::encode(state));
+  return append_latest(RecordKind::safety, codec::encode(state));
 }
 
 base::Status ConsensusStore::save_batch(const consensus::Batch& batch) {
@@ -159,23 +266,27 @@ base::Status ConsensusStore::save_batch(const consensus::Batch& batch) {
     std::lock_guard lock(mutex_);
     if (batches_.contains(name.digest)) return {};  // saved before: the digest fixes the bytes
   }
-  SION_TRY_STATUS(write(directory_ + "/batches/" + batch_file_name(name), codec::encode(batch)));
+  const base::Bytes body = codec::encode(batch);
   std::lock_guard lock(mutex_);
-  batches_.emplace(name.digest, name);
+  SION_TRY(const LogPlace place, append(RecordKind::batch, name.author, name.seq, name.digest, body,
+                                        fmt::format("batch {} of validator {}", name.seq, name.author)));
+  index_batch(name, place);
   return {};
 }
 
 std::shared_ptr<const consensus::Batch> ConsensusStore::load_batch(const Hash& digest) {
-  std::optional<BatchName> name;
+  std::optional<LogPlace> place;
   {
     std::lock_guard lock(mutex_);
-    if (const auto found = batches_.find(digest); found != batches_.end()) name = found->second;
+    if (const auto found = batches_.find(digest); found != batches_.end()) place = found->second.place;
   }
-  if (!name) return nullptr;
-  auto batch = read_record<consensus::Batch>(directory_ + "/batches/" + batch_file_name(*name));
+  if (!place) return nullptr;
   // A record that cannot be read serves nobody; the peer asks another.
-  if (!batch || !*batch || consensus::batch_digest((*batch)->header) != digest) return nullptr;
-  return std::make_shared<const consensus::Batch>(std::move(**batch));
+  auto body = log_->read(*place);
+  if (!body) return nullptr;
+  auto batch = codec::decode<consensus::Batch>(*body);
+  if (!batch || consensus::batch_digest(batch->header) != digest) return nullptr;
+  return std::make_shared<const consensus::Batch>(std::move(*batch));
 }
 
 base::Status ConsensusStore::save_block(const consensus::ProposalMessage& proposal) {
@@ -184,56 +295,70 @@ base::Status ConsensusStore::save_block(const consensus::ProposalMessage& propos
     std::lock_guard lock(mutex_);
     if (blocks_.contains(hash)) return {};
   }
-  SION_TRY_STATUS(
-      write(directory_ + "/blocks/" + block_file_name(proposal.block.round, hash), codec::encode(proposal)));
+  const base::Bytes body = codec::encode(proposal);
   std::lock_guard lock(mutex_);
-  blocks_.emplace(hash, proposal.block.round);
+  SION_TRY(const LogPlace place, append(RecordKind::block, 0, proposal.block.round, hash, body,
+                                        fmt::format("the block of round {}", proposal.block.round)));
+  index_block(proposal.block.round, hash, place);
   return {};
 }
 
 std::shared_ptr<const consensus::ProposalMessage> ConsensusStore::load_block(const Hash& hash) {
-  std::optional<consensus::Round> round;
+  std::optional<LogPlace> place;
   {
     std::lock_guard lock(mutex_);
-    if (const auto found = blocks_.find(hash); found != blocks_.end()) round = found->second;
+    if (const auto found = blocks_.find(hash); found != blocks_.end()) place = found->second.place;
   }
-  if (!round) return nullptr;
-  auto block = read_record<consensus::ProposalMessage>(directory_ + "/blocks/" + block_file_name(*round, hash));
-  if (!block || !*block || consensus::block_hash((*block)->block) != hash) return nullptr;
-  return std::make_shared<const consensus::ProposalMessage>(std::move(**block));
+  if (!place) return nullptr;
+  auto body = log_->read(*place);
+  if (!body) return nullptr;
+  auto block = codec::decode<consensus::ProposalMessage>(*body);
+  if (!block || consensus::block_hash(block->block) != hash) return nullptr;
+  return std::make_shared<const consensus::ProposalMessage>(std::move(*block));
 }
 
 base::Status ConsensusStore::save_delivered(const consensus::CommitAction& commit) {
-  // Most were saved before this validator approved or voted for them.
+  // Most were saved before this validator approved or voted for them. None
+  // is synced here: the consensus thread's next sync() covers them, and an
+  // anchor lost to a crash only makes the node deliver again what its chain
+  // already holds.
   for (const auto& batch : commit.batches) SION_TRY_STATUS(save_batch(*batch));
   if (commit.proposal) SION_TRY_STATUS(save_block(*commit.proposal));
-  SION_TRY_STATUS(write(directory_ + "/anchor", codec::encode(commit.anchor)));
-  prune(commit.anchor);
-  return {};
+  SION_TRY_STATUS(append_latest(RecordKind::anchor, codec::encode(commit.anchor)));
+  return prune(commit.anchor);
 }
 
-void ConsensusStore::prune(const consensus::Anchor& anchor) {
-  std::vector<std::string> doomed;
+base::Status ConsensusStore::prune(const consensus::Anchor& anchor) {
+  std::vector<std::uint32_t> doomed;
   {
     std::lock_guard lock(mutex_);
     std::erase_if(batches_, [&](const auto& entry) {
-      const BatchName& name = entry.second;
+      const BatchName& name = entry.second.name;
       const bool old =
           name.author < anchor.lanes.size() && name.seq + retention_.batches_per_lane <= anchor.lanes[name.author].seq;
-      if (old) doomed.push_back(directory_ + "/batches/" + batch_file_name(name));
+      if (old) --live_[entry.second.place.segment];
       return old;
     });
     std::erase_if(blocks_, [&](const auto& entry) {
-      const bool old = entry.second + retention_.rounds <= anchor.round;
-      if (old) doomed.push_back(directory_ + "/blocks/" + block_file_name(entry.second, entry.first));
+      const bool old = entry.second.round + retention_.rounds <= anchor.round;
+      if (old) --live_[entry.second.place.segment];
       return old;
     });
+    // Every segment before the current one starts with nothing the latest
+    // safety state and anchor need, so one without live records can go.
+    for (const std::uint32_t segment : log_->segments()) {
+      if (segment >= segment_) break;
+      if (const auto live = live_.find(segment); live == live_.end() || live->second == 0) {
+        doomed.push_back(segment);
+        live_.erase(segment);
+      }
+    }
   }
-  // Losing a removal to a crash only leaves a file for the next prune.
-  for (const std::string& path : doomed) {
-    std::error_code ignored;
-    std::filesystem::remove(path, ignored);
-  }
+  if (doomed.empty()) return {};
+  // The copies in the current segment must be on disk before the originals go.
+  SION_TRY_STATUS(log_->sync());
+  for (const std::uint32_t segment : doomed) SION_TRY_STATUS(log_->remove_segment(segment));
+  return {};
 }
 
 base::Status ConsensusStore::save_evidence(const EvidenceRecord& record) {
@@ -245,7 +370,10 @@ base::Status ConsensusStore::save_evidence(const EvidenceRecord& record) {
   file.seen_ms = record.seen_ms;
   const base::Bytes bytes = codec::encode(file);
   // Named by content: the same evidence twice is one file.
-  return write(directory_ + "/evidence/" + base::to_hex(crypto::sha256(bytes)), bytes);
+  const std::string path = directory_ + "/evidence/" + base::to_hex(crypto::sha256(bytes));
+  if (write_fault_) SION_TRY_STATUS_CONTEXT("writing " + base::quoted_path(path), write_fault_());
+  return base::replace_file(path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+                            base::WriteFileOptions{"consensus evidence", 0600, false});
 }
 
 base::Result<std::vector<EvidenceRecord>> ConsensusStore::load_evidence() const {
@@ -256,7 +384,7 @@ base::Result<std::vector<EvidenceRecord>> ConsensusStore::load_evidence() const 
     if (path.find(".tmp") != std::string::npos) continue;
     SION_TRY(const std::optional<std::string> text, read_optional(path));
     if (!text) continue;
-    SION_TRY(const EvidenceFile file, decode_record<EvidenceFile>(path, *text));
+    SION_TRY(const EvidenceFile file, decode_record<EvidenceFile>(base::quoted_path(path), base::as_bytes(*text)));
     SION_TRY_CONTEXT(consensus::Message first, base::quoted_path(path), consensus::decode_message(file.first));
     SION_TRY_CONTEXT(consensus::Message second, base::quoted_path(path), consensus::decode_message(file.second));
     records.push_back(EvidenceRecord{file.offender, std::string(file.what.begin(), file.what.end()), std::move(first),
@@ -273,29 +401,27 @@ base::Result<std::vector<EvidenceRecord>> ConsensusStore::load_evidence() const 
 
 base::Result<consensus::Recovery> ConsensusStore::recover() const {
   consensus::Recovery recovery;
-  SION_TRY(recovery.safety, read_record<consensus::SafetyState>(directory_ + "/safety"));
-  SION_TRY(recovery.anchor, read_record<consensus::Anchor>(directory_ + "/anchor"));
-  std::vector<BatchName> above;
+  std::vector<LogPlace> above;
   {
     std::lock_guard lock(mutex_);
-    for (const auto& [digest, name] : batches_) {
-      // Delivered ones stay on disk for peers; the core needs only what is
-      // above its lanes.
-      if (recovery.anchor && name.author < recovery.anchor->lanes.size() &&
-          name.seq <= recovery.anchor->lanes[name.author].seq) {
+    if (safety_) {
+      SION_TRY(recovery.safety, decode_record<consensus::SafetyState>("the safety state", *safety_));
+    }
+    if (anchor_) {
+      SION_TRY(recovery.anchor, decode_record<consensus::Anchor>("the anchor", *anchor_));
+    }
+    for (const auto& [digest, entry] : batches_) {
+      // Delivered ones stay for peers; the core needs only what is above its lanes.
+      if (recovery.anchor && entry.name.author < recovery.anchor->lanes.size() &&
+          entry.name.seq <= recovery.anchor->lanes[entry.name.author].seq) {
         continue;
       }
-      above.push_back(name);
+      above.push_back(entry.place);
     }
   }
-  for (const BatchName& name : above) {
-    const std::string path = directory_ + "/batches/" + batch_file_name(name);
-    SION_TRY(const std::optional<std::string> text, read_optional(path));
-    if (!text) continue;
-    SION_TRY(consensus::Batch batch, decode_record<consensus::Batch>(path, *text));
-    if (consensus::batch_digest(batch.header) != name.digest) {
-      return base::fail(Errc::corrupt_store, base::quoted_path(path) + " holds another batch than its name says");
-    }
+  for (const LogPlace& place : above) {
+    SION_TRY(const base::Bytes body, log_->read(place));
+    SION_TRY(consensus::Batch batch, decode_record<consensus::Batch>("a saved batch", body));
     recovery.batches.push_back(std::move(batch));
   }
   return recovery;

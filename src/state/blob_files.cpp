@@ -1,6 +1,5 @@
 #include "sion/state/blob_files.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <isa-l/crc.h>
 #include <sys/stat.h>
@@ -20,7 +19,6 @@ namespace {
 using base::Errc;
 
 constexpr std::string_view kSuffix = ".blob";
-constexpr std::size_t kDigits = 8;
 
 // io_error, "cannot <verb> <what> '<path>': <errno text>".
 base::Failure os_error(std::string_view verb, const std::string& path, int error, std::string_view what = "body file") {
@@ -28,37 +26,12 @@ base::Failure os_error(std::string_view verb, const std::string& path, int error
                                         base::quoted_path(path) + ": " + std::strerror(error));
 }
 
-// The number a file name NNNNNNNN.blob carries, if it is one.
-std::optional<std::uint32_t> file_number(std::string_view name) {
-  if (name.size() != kDigits + kSuffix.size() || !name.ends_with(kSuffix)) return std::nullopt;
-  std::uint32_t number = 0;
-  for (std::size_t i = 0; i < kDigits; ++i) {
-    if (name[i] < '0' || name[i] > '9') return std::nullopt;
-    number = number * 10 + static_cast<std::uint32_t>(name[i] - '0');
-  }
-  return number;
-}
-
-base::Result<std::vector<std::uint32_t>> list_files(const std::string& directory) {
-  DIR* dir = ::opendir(directory.c_str());
-  if (dir == nullptr) {
-    return os_error("list", directory, errno, "the body folder");
-  }
-  std::vector<std::uint32_t> numbers;
-  while (const dirent* entry = ::readdir(dir)) {
-    if (const auto number = file_number(entry->d_name)) numbers.push_back(*number);
-  }
-  ::closedir(dir);
-  std::sort(numbers.begin(), numbers.end());
-  return numbers;
-}
-
 }  // namespace
 
-std::uint32_t crc32c(base::ByteView data) noexcept {
+std::uint32_t crc32c(base::ByteView data, std::uint32_t prefix_crc) noexcept {
   // ISA-L's crc32_iscsi leaves the initial and final inversion to the
   // caller; it takes an int length, so long inputs go in pieces.
-  std::uint32_t crc = 0xFFFFFFFFu;
+  std::uint32_t crc = prefix_crc ^ 0xFFFFFFFFu;
   const std::uint8_t* p = data.data();
   std::size_t left = data.size();
   while (left != 0) {
@@ -98,9 +71,7 @@ BlobFiles::BlobFiles(std::string directory, BlobFilesOptions options)
 BlobFiles::~BlobFiles() = default;
 
 std::string BlobFiles::path_of(std::uint32_t file) const {
-  std::string digits = std::to_string(file);
-  digits.insert(0, kDigits > digits.size() ? kDigits - digits.size() : 0, '0');
-  return directory_ + "/" + digits + std::string(kSuffix);
+  return directory_ + "/" + base::numbered_file_name(file, kSuffix);
 }
 
 base::Result<std::unique_ptr<BlobFiles>> BlobFiles::open(const std::string& directory,
@@ -114,7 +85,7 @@ base::Result<std::unique_ptr<BlobFiles>> BlobFiles::open(const std::string& dire
     if (errno == ENOENT && options.read_only) return files;  // nothing to read yet
     return os_error("open", directory, errno, "the body folder");
   }
-  SION_TRY(const std::vector<std::uint32_t> numbers, list_files(directory));
+  SION_TRY(const std::vector<std::uint32_t> numbers, base::list_numbered_files(directory, kSuffix, "the body folder"));
   if (!numbers.empty()) {
     files->current_ = numbers.back();
     SION_TRY(const int fd, files->descriptor(files->current_, false));
@@ -200,7 +171,7 @@ base::Result<base::Bytes> BlobFiles::read(const BlobRef& ref) const {
 base::Status BlobFiles::discard_after(const std::optional<BlobRef>& last) {
   if (options_.read_only) return base::fail(Errc::invalid_argument, "the body files are open read-only");
   std::lock_guard lock(append_mutex_);
-  SION_TRY(const std::vector<std::uint32_t> numbers, list_files(directory_));
+  SION_TRY(const std::vector<std::uint32_t> numbers, base::list_numbered_files(directory_, kSuffix, "the body folder"));
   bool removed = false;
   for (const std::uint32_t number : numbers) {
     if (last && number <= last->file) continue;

@@ -135,3 +135,31 @@ TEST(ReplaceFile, ReplacesAtomicallyAndLeavesNoTemporary) {
 
 }  // namespace
 }  // namespace sion::base
+
+namespace sion::base {
+namespace {
+
+TEST(NumberedFiles, NameParseAndList) {
+  EXPECT_EQ(numbered_file_name(42, ".log"), "00000042.log");
+  EXPECT_EQ(parse_numbered_file_name("00000042.log", ".log"), 42u);
+  EXPECT_EQ(parse_numbered_file_name("99999999.log", ".log"), 99999999u);
+  EXPECT_FALSE(parse_numbered_file_name("0000042.log", ".log"));
+  EXPECT_FALSE(parse_numbered_file_name("00000042.blob", ".log"));
+  EXPECT_FALSE(parse_numbered_file_name("0000004x.log", ".log"));
+  EXPECT_FALSE(parse_numbered_file_name("00000042.log.tmp", ".log"));
+  EXPECT_EQ(numbered_file_name(123456789, ".log"), "123456789.log");  // past 10^8: longer, never cut
+
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("sion-numbered-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  for (const char* name : {"00000003.log", "00000001.log", "00000002.blob", "notes.txt"}) std::ofstream(dir / name);
+  EXPECT_EQ(list_numbered_files(dir.string(), ".log", "test log").value(), (std::vector<std::uint32_t>{1, 3}));
+  std::filesystem::remove_all(dir);
+  const auto missing = list_numbered_files(dir.string(), ".log", "test log");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code, Errc::io_error);
+  EXPECT_NE(missing.error().reason.find("cannot list test log"), std::string::npos) << missing.error().reason;
+}
+
+}  // namespace
+}  // namespace sion::base

@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "sion/base/bytes.hpp"
 
@@ -91,7 +93,20 @@ TEST(ConsensusStore, KeepsWhatARestartedCoreNeeds) {
   EXPECT_FALSE((*again)->load_block(Hash{}));
 }
 
-TEST(ConsensusStore, AFailedWriteIsReportedAndACorruptRecordRefused) {
+std::vector<std::filesystem::path> segments(const TempDir& dir) {
+  std::vector<std::filesystem::path> found;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path / "log")) found.push_back(entry.path());
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+void write_bytes(const std::filesystem::path& path, std::uint64_t offset, std::string_view bytes) {
+  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+  file.seekp(static_cast<std::streamoff>(offset));
+  file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+TEST(ConsensusStore, AFailedWriteIsReported) {
   TempDir dir;
   bool fail = false;
   auto store = ConsensusStore::open(dir.path.string(), [&fail]() -> base::Status {
@@ -104,22 +119,128 @@ TEST(ConsensusStore, AFailedWriteIsReportedAndACorruptRecordRefused) {
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().code, base::Errc::io_error);
   EXPECT_NE(refused.error().reason.find("safety"), std::string::npos) << refused.error().reason;
+  const auto batch_refused = (*store)->save_batch(batch(2, 9, 1));
+  ASSERT_FALSE(batch_refused.ok());
+  EXPECT_NE(batch_refused.error().reason.find("batch 9 of validator 2"), std::string::npos)
+      << batch_refused.error().reason;
   fail = false;
+  ASSERT_TRUE((*store)->sync());
+}
 
-  std::ofstream(dir.path / "safety") << "not an encoding";
-  const auto corrupt = (*store)->recover();
-  ASSERT_FALSE(corrupt.ok());
-  EXPECT_EQ(corrupt.error().code, base::Errc::corrupt_store);
-  EXPECT_NE(corrupt.error().reason.find("safety"), std::string::npos) << corrupt.error().reason;
+// The framing docs/consensus.md gives as its example: the all-zero safety state.
+TEST(ConsensusStore, FramesARecordAsTheSpecificationSays) {
+  TempDir dir;
+  auto store = ConsensusStore::open(dir.path.string()).value();
+  ASSERT_TRUE(store->save_safety(consensus::SafetyState{}));
+  ASSERT_TRUE(store->sync());
+  std::ifstream file(segments(dir).front(), std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(file)), {});
+  EXPECT_EQ(base::to_hex(base::as_bytes(bytes)),
+            "6a6b13aa"
+            "01"
+            "00000000"
+            "0000000000000000" +
+                std::string(64, '0') + "00000031" + std::string(98, '0'));
+}
 
-  // A batch file whose bytes are not the batch its name says is not served.
-  std::filesystem::remove(dir.path / "safety");
-  const consensus::Batch b = batch(0, 1, 7);
-  const std::string name = ConsensusStore::batch_file_name({0, 1, consensus::batch_digest(b.header)});
-  std::ofstream(dir.path / "batches" / name, std::ios::binary) << std::string(
-      reinterpret_cast<const char*>(codec::encode(batch(0, 1, 8)).data()), codec::encode(batch(0, 1, 8)).size());
-  auto reopened = ConsensusStore::open(dir.path.string()).value();
-  EXPECT_FALSE(reopened->load_batch(consensus::batch_digest(b.header)));
+// Appends that were never synced may reach the disk in part: such a tail of
+// the last segment is cut, and what came before is kept.
+TEST(ConsensusStore, ATornTailIsCutAndTheRecordsBeforeItKept) {
+  TempDir dir;
+  consensus::SafetyState safety;
+  safety.last_voted_round = 4;
+  {
+    auto store = ConsensusStore::open(dir.path.string()).value();
+    ASSERT_TRUE(store->save_safety(safety));
+    ASSERT_TRUE(store->save_batch(batch(0, 1, 1)));
+    ASSERT_TRUE(store->sync());
+  }
+  const auto last = segments(dir).back();
+  const auto whole = std::filesystem::file_size(last);
+  // Half a header, then a whole header whose body is missing.
+  std::ofstream(last, std::ios::app | std::ios::binary) << std::string(30, '\x07');
+  {
+    auto store = ConsensusStore::open(dir.path.string()).value();
+    EXPECT_EQ(std::filesystem::file_size(last), whole);
+    EXPECT_EQ(store->recover().value().safety, safety);
+    EXPECT_TRUE(store->load_batch(consensus::batch_digest(batch(0, 1, 1).header)));
+    safety.last_voted_round = 5;
+    ASSERT_TRUE(store->save_safety(safety));
+    ASSERT_TRUE(store->save_batch(batch(0, 2, 2)));
+    ASSERT_TRUE(store->sync());
+  }
+  // A record whose bytes changed after the last one was written: cut too.
+  write_bytes(last, std::filesystem::file_size(last) - 1, "\xff");
+  auto store = ConsensusStore::open(dir.path.string()).value();
+  EXPECT_EQ(store->recover().value().safety, safety);
+  EXPECT_FALSE(store->load_batch(consensus::batch_digest(batch(0, 2, 2).header)));
+}
+
+// A sealed segment was synced whole before the next began: damage there is
+// corruption, refused, never cut.
+TEST(ConsensusStore, DamageInASealedSegmentIsRefused) {
+  TempDir dir;
+  const ConsensusRetention small{256, 4000, 300};
+  {
+    auto store = ConsensusStore::open(dir.path.string(), {}, small).value();
+    for (std::uint64_t seq = 1; seq <= 6; ++seq)
+      ASSERT_TRUE(store->save_batch(batch(0, seq, static_cast<std::uint8_t>(seq))));
+    ASSERT_TRUE(store->sync());
+  }
+  const auto files = segments(dir);
+  ASSERT_GE(files.size(), 3u);
+  // A changed body is caught when the batch is read: never served.
+  write_bytes(files[0], 60, "\xee");
+  {
+    auto store = ConsensusStore::open(dir.path.string(), {}, small).value();
+    EXPECT_FALSE(store->load_batch(consensus::batch_digest(batch(0, 1, 1).header)));
+    EXPECT_TRUE(store->load_batch(consensus::batch_digest(batch(0, 6, 6).header)));
+  }
+  // A length running past the end of a sealed segment stops the open.
+  write_bytes(files[1], 49, std::string("\x7f\x00\x00\x00", 4));
+  const auto refused = ConsensusStore::open(dir.path.string(), {}, small);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, base::Errc::corrupt_store);
+  EXPECT_NE(refused.error().reason.find("runs past the end"), std::string::npos) << refused.error().reason;
+}
+
+// The layout before the log, one synced file per record, moves into the log.
+TEST(ConsensusStore, AdoptsTheFilePerRecordLayout) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path / "batches");
+  std::filesystem::create_directories(dir.path / "blocks");
+  const auto put = [](const std::filesystem::path& path, const base::Bytes& bytes) {
+    std::ofstream(path, std::ios::binary) << std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  };
+  consensus::SafetyState safety;
+  safety.last_voted_round = 77;
+  put(dir.path / "safety", codec::encode(safety));
+  consensus::Anchor anchor;
+  anchor.round = 70;
+  anchor.lanes.resize(1);
+  put(dir.path / "anchor", codec::encode(anchor));
+  const consensus::Batch saved = batch(0, 3, 9);
+  put(dir.path / "batches" / ConsensusStore::batch_file_name({0, 3, consensus::batch_digest(saved.header)}),
+      codec::encode(saved));
+  consensus::ProposalMessage proposal;
+  proposal.block.round = 71;
+  const Hash block = consensus::block_hash(proposal.block);
+  put(dir.path / "blocks" / ConsensusStore::block_file_name(71, block), codec::encode(proposal));
+  std::ofstream(dir.path / "batches" / "leftover.tmp") << "half a write";
+
+  auto store = ConsensusStore::open(dir.path.string()).value();
+  const auto recovery = store->recover().value();
+  EXPECT_EQ(recovery.safety, safety);
+  EXPECT_EQ(recovery.anchor, anchor);
+  ASSERT_EQ(recovery.batches.size(), 1u);
+  EXPECT_EQ(recovery.batches[0], saved);
+  ASSERT_TRUE(store->load_block(block));
+  EXPECT_EQ(*store->load_block(block), proposal);
+  for (const char* name : {"safety", "anchor", "batches", "blocks"})
+    EXPECT_FALSE(std::filesystem::exists(dir.path / name));
+  // Reopened, the log alone holds them.
+  store.reset();
+  EXPECT_EQ(ConsensusStore::open(dir.path.string()).value()->recover().value().safety, safety);
 }
 
 TEST(ConsensusStore, FileNamesRoundTripAndRefuseOthers) {
@@ -147,10 +268,15 @@ TEST(ConsensusStore, FileNamesRoundTripAndRefuseOthers) {
 
 TEST(ConsensusStore, RemovesWhatFallsOutOfTheRetention) {
   TempDir dir;
-  auto store = ConsensusStore::open(dir.path.string(), {}, ConsensusRetention{2, 10}).value();
+  // Segments of about three records, so that whole ones fall out.
+  const ConsensusRetention retention{2, 10, 400};
+  auto store = ConsensusStore::open(dir.path.string(), {}, retention).value();
+  consensus::SafetyState safety;
+  safety.last_voted_round = 3;
+  ASSERT_TRUE(store->save_safety(safety));
   consensus::CommitAction commit;
   commit.anchor.lanes.resize(2);
-  for (std::uint64_t seq = 1; seq <= 5; ++seq) {
+  for (std::uint64_t seq = 1; seq <= 12; ++seq) {
     auto b = std::make_shared<const consensus::Batch>(batch(1, seq, static_cast<std::uint8_t>(seq)));
     commit.batches = {b};
     commit.anchor.lanes[1].seq = seq;
@@ -162,16 +288,26 @@ TEST(ConsensusStore, RemovesWhatFallsOutOfTheRetention) {
     ASSERT_TRUE(store->save_delivered(commit));
   }
   // The lane's last two batches stay, and the blocks of the last ten rounds.
-  for (std::uint64_t seq = 1; seq <= 5; ++seq) {
+  for (std::uint64_t seq = 1; seq <= 12; ++seq) {
     EXPECT_EQ(
         store->load_batch(consensus::batch_digest(batch(1, seq, static_cast<std::uint8_t>(seq)).header)) != nullptr,
-        seq >= 4)
+        seq >= 11)
         << seq;
+    consensus::ProposalMessage proposal;
+    proposal.block.round = seq * 5;
+    EXPECT_EQ(store->load_block(consensus::block_hash(proposal.block)) != nullptr, seq >= 11) << seq;
   }
-  std::size_t blocks = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(dir.path / "blocks")) blocks += entry.is_regular_file();
-  EXPECT_EQ(blocks, 2u);  // rounds 20 and 25
-  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path / "batches"), {}), 2);
+  // Whole segments went: the first ones, and most of all created.
+  const auto left = segments(dir);
+  ASSERT_FALSE(left.empty());
+  const auto created = std::stoul(left.back().stem().string()) + 1;
+  EXPECT_NE(left.front().stem().string(), "00000000");
+  EXPECT_LE(left.size() * 2, created) << left.size() << " of " << created;
+  // The safety state was saved once, in a segment long gone: its copy holds.
+  store.reset();
+  const auto recovery = ConsensusStore::open(dir.path.string(), {}, retention).value()->recover().value();
+  EXPECT_EQ(recovery.safety, safety);
+  EXPECT_EQ(recovery.anchor, commit.anchor);
 }
 
 }  // namespace

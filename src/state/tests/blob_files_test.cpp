@@ -44,6 +44,9 @@ TEST(Crc32c, MatchesTheRfc3720CheckValues) {
   EXPECT_EQ(crc32c(up), 0x46DD794Eu);
   EXPECT_EQ(crc32c(down), 0x113FDB5Cu);
   EXPECT_EQ(crc32c(base::as_bytes(std::string_view("123456789"))), 0xE3069283u);
+  // Extended from the CRC of a prefix, as the consensus log frames its records.
+  EXPECT_EQ(crc32c(base::as_bytes(std::string_view("6789")), crc32c(base::as_bytes(std::string_view("12345")))),
+            0xE3069283u);
   EXPECT_EQ(crc32c(base::Bytes{0x00}), 0x527D5351u);  // the genesis body, docs/state.md
   EXPECT_EQ(crc32c(base::ByteView{}), 0x00000000u);
 }

@@ -14,9 +14,12 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "sion/base/result.hpp"
 
@@ -89,5 +92,14 @@ Status replace_file(const std::string& path, std::string_view text, const WriteF
 // directory, no permission, `path` a directory), writing nothing: for a
 // long job to check its destination before it starts.
 Status check_replaceable(const std::string& path, const WriteFileOptions& options);
+
+// Files named by a number, as the segments of an append-only store:
+// NNNNNNNN<suffix>, eight decimal digits (numbers below 10^8).
+std::string numbered_file_name(std::uint32_t number, std::string_view suffix);
+std::optional<std::uint32_t> parse_numbered_file_name(std::string_view name, std::string_view suffix);
+// The numbers of the files so named in `directory`, ascending; other names
+// are ignored. io_error "cannot list <what> '<directory>': <errno text>".
+Result<std::vector<std::uint32_t>> list_numbered_files(const std::string& directory, std::string_view suffix,
+                                                       std::string_view what);
 
 }  // namespace sion::base

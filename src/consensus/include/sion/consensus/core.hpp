@@ -105,8 +105,10 @@ struct Anchor {
   bool operator==(const Anchor&) const = default;
 };
 
-// Where the core keeps what must survive a crash. Each call returns once the
-// data is durable (fsync'd); a failure halts the core.
+// Where the core keeps what must survive a crash. What a call saved must be
+// durable (fsync'd) before any action the core returns after it takes
+// effect: a store may sync once per step, before the step's actions are
+// performed. A failure halts the core.
 class Storage {
  public:
   virtual ~Storage() = default;

@@ -2,26 +2,21 @@
 // What a validator's consensus core keeps on disk (docs/consensus.md,
 // "Safety state"), under DATA_DIR/consensus:
 //
-//   safety              the SafetyState encoding, replaced atomically and
-//                       synced before any vote, timeout or proposal leaves
-//   anchor              the Anchor encoding of the last block delivered and
-//                       stored: written (synced) after the block's Pulse
-//   batches/<author>-<seq>-<digest>
-//                       the Batch encoding of every batch this validator
-//                       authored or approved (synced before its approval
-//                       leaves) and of the batches of delivered blocks
-//   blocks/<round>-<hash>
-//                       the ProposalMessage encoding of every block this
-//                       validator voted for or proposed (synced before the
-//                       vote leaves) and of delivered blocks
+//   log/NNNNNNNN.log    the records, appended (node::ConsensusLog): the
+//                       safety state before any vote, timeout or proposal
+//                       leaves; every batch this validator authored or
+//                       approved, before its approval leaves; every block
+//                       it voted for or proposed, before the vote leaves;
+//                       the batches and block of each delivered block and
+//                       the anchor, after the block's Pulse is stored
 //   evidence/<hash>     two conflicting messages of one validator
 //
-// Each file is replaced atomically and synced (base::replace_file).
-// Numbers in file names are zero-padded decimal (10 digits for an author,
-// 20 for a seq or round), hashes lower-case hex; files of delivered batches
-// and blocks beyond the retention are removed. The core reaches it through
-// consensus::Storage; the node writes what delivery produces and reads the
-// Recovery a restarted core starts from.
+// Appends are not synced one by one: the node calls sync() once per
+// consensus step, before any of the step's messages leaves, which is the
+// moment the core's durability rules name. Segments whose batches and blocks
+// all fell out of the retention are removed. The core reaches the store
+// through consensus::Storage; the node writes what delivery produces and
+// reads the Recovery a restarted core starts from.
 
 #include <functional>
 #include <map>
@@ -34,14 +29,16 @@
 
 #include "sion/base/result.hpp"
 #include "sion/consensus/core.hpp"
+#include "sion/node/consensus_log.hpp"
 #include "sion/node/consensus_records.hpp"
 
 namespace sion::node {
 
 // How much of what was delivered stays on disk for peers that lag behind.
 struct ConsensusRetention {
-  std::uint64_t batches_per_lane = 256;  // the lane's last delivered batches
-  std::uint64_t rounds = 4000;           // blocks of the last rounds delivered
+  std::uint64_t batches_per_lane = 256;                   // the lane's last delivered batches
+  std::uint64_t rounds = 4000;                            // blocks of the last rounds delivered
+  std::uint64_t segment_bytes = std::uint64_t{64} << 20;  // a log segment's size before the next starts
 };
 
 class ConsensusStore final : public consensus::Storage {
@@ -58,9 +55,13 @@ class ConsensusStore final : public consensus::Storage {
   std::shared_ptr<const consensus::Batch> load_batch(const consensus::Hash& digest) override;
   std::shared_ptr<const consensus::ProposalMessage> load_block(const consensus::Hash& hash) override;
 
+  // Makes every record saved so far durable: before the messages of the
+  // consensus step that saved them leave.
+  base::Status sync();
+
   // A delivered block, once the node has stored its Pulse (if any): its
-  // batches, the block itself, then the anchor; each synced. Then removes
-  // what fell out of the retention.
+  // batches, the block itself, then the anchor (durable at the next sync()).
+  // Then removes what fell out of the retention.
   base::Status save_delivered(const consensus::CommitAction& commit);
 
   // Evidence of equivocation, kept until an operator removes the file
@@ -70,10 +71,12 @@ class ConsensusStore final : public consensus::Storage {
   base::Result<std::vector<EvidenceRecord>> load_evidence() const;
 
   // What the core starts from: the safety state and anchor if saved, and the
-  // saved batches above the anchor's lanes. corrupt_store for a file that
+  // saved batches above the anchor's lanes. corrupt_store for a record that
   // does not decode.
   base::Result<consensus::Recovery> recover() const;
 
+  // The names of the one-file-per-record layout that came before the log,
+  // whose files open() moves into it.
   struct BatchName {
     std::uint32_t author = 0;
     std::uint64_t seq = 0;
@@ -89,19 +92,41 @@ class ConsensusStore final : public consensus::Storage {
   static std::optional<BlockName> parse_block_name(std::string_view text);
 
  private:
+  enum class RecordKind : std::uint8_t { safety = 1, anchor = 2, batch = 3, block = 4 };
+  struct BatchEntry {
+    BatchName name;
+    LogPlace place;
+  };
+  struct BlockEntry {
+    consensus::Round round = 0;
+    LogPlace place;
+  };
   ConsensusStore(std::string directory, std::function<base::Status()> write_fault, ConsensusRetention retention)
       : directory_(std::move(directory)), write_fault_(std::move(write_fault)), retention_(retention) {}
-  base::Status write(const std::string& path, const base::Bytes& bytes);
-  void prune(const consensus::Anchor& anchor);
+  static LogRecordHeader record_header(RecordKind kind);
+  base::Status adopt_file_per_record_layout();
+  // Appends one record (mutex_ held); a new segment gets copies of the
+  // latest safety state and anchor.
+  base::Result<LogPlace> append(RecordKind kind, std::uint32_t author, std::uint64_t number, const consensus::Hash& key,
+                                base::ByteView body, std::string_view what);
+  base::Status append_latest(RecordKind kind, base::Bytes body);
+  void index_batch(const BatchName& name, const LogPlace& place);
+  void index_block(consensus::Round round, const consensus::Hash& hash, const LogPlace& place);
+  base::Status prune(const consensus::Anchor& anchor);
 
   std::string directory_;
   std::function<base::Status()> write_fault_;
   ConsensusRetention retention_;
-  // What is on disk, by the file names: the consensus thread saves and
-  // loads while the node's applier saves what was delivered.
+  std::unique_ptr<ConsensusLog> log_;
+  // The consensus thread saves and loads while the node's applier saves
+  // what was delivered.
   mutable std::mutex mutex_;
-  std::map<consensus::Hash, BatchName, commit::HashOrder> batches_;
-  std::map<consensus::Hash, consensus::Round, commit::HashOrder> blocks_;
+  std::map<consensus::Hash, BatchEntry, commit::HashOrder> batches_;
+  std::map<consensus::Hash, BlockEntry, commit::HashOrder> blocks_;
+  std::map<std::uint32_t, std::size_t> live_;  // batches and blocks indexed, by segment
+  std::optional<base::Bytes> safety_;          // the latest of each, as saved
+  std::optional<base::Bytes> anchor_;
+  std::uint32_t segment_ = 0;  // the segment the last append went to
 };
 
 }  // namespace sion::node

@@ -29,8 +29,9 @@ namespace sion::state {
 
 // CRC-32C (Castagnoli, RFC 3720 Appendix B.4): reflected polynomial
 // 0x82F63B78, initial value and final XOR 0xFFFFFFFF. crc32c("123456789") is
-// 0xE3069283.
-std::uint32_t crc32c(base::ByteView data) noexcept;
+// 0xE3069283. With `prefix_crc`, the CRC-32C of some bytes P, it is the
+// CRC-32C of P followed by `data`.
+std::uint32_t crc32c(base::ByteView data, std::uint32_t prefix_crc = 0) noexcept;
 
 // Where a value is: file number, byte offset and length in it, and the value's
 // CRC-32C. Encoded as 20 bytes, all big-endian: file (u32) ‖ offset (u64) ‖
