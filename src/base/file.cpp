@@ -243,6 +243,17 @@ Status replace_file(const std::string& path, std::string_view text, const WriteF
   return {};
 }
 
+int write_all_at(int fd, std::span<const std::uint8_t> bytes, std::uint64_t offset) noexcept {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t put = ::pwrite(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) return put < 0 ? errno : ENOSPC;
+    done += static_cast<std::size_t>(put);
+  }
+  return 0;
+}
+
 std::string numbered_file_name(std::uint32_t number, std::string_view suffix) {
   std::string name = std::to_string(number);
   if (name.size() < 8) name.insert(0, 8 - name.size(), '0');

@@ -152,33 +152,28 @@ base::Status ConsensusLog::scan(std::uint32_t number, bool last, const std::func
 base::Result<LogEntry> ConsensusLog::append(LogRecordHeader header, base::ByteView body) {
   if (body.size() > UINT32_MAX) return base::fail(Errc::invalid_argument, "a consensus record over 4 GiB");
   header.length = static_cast<std::uint32_t>(body.size());
-  base::Bytes record(LogRecordHeader::kEncodedSize + body.size());
-  encode_header(header, record.data());
-  header.crc32c = record_crc(record.data(), body);
-  encode_header(header, record.data());
-  std::copy(body.begin(), body.end(), record.begin() + LogRecordHeader::kEncodedSize);
+  std::uint8_t header_bytes[LogRecordHeader::kEncodedSize];
+  encode_header(header, header_bytes);
+  header.crc32c = record_crc(header_bytes, body);
+  encode_header(header, header_bytes);
+  const std::uint64_t record_bytes = sizeof header_bytes + body.size();
 
   std::lock_guard lock(mutex_);
   std::shared_ptr<Segment> segment = segments_.at(current_);
-  if (segment->size != 0 && segment->size + record.size() > segment_bytes_) {
+  if (segment->size != 0 && segment->size + record_bytes > segment_bytes_) {
     // Seal this segment: only the last one may end torn.
     if (::fdatasync(segment->fd.get()) != 0) return os_error("sync", path_of(current_), errno);
     SION_TRY(segment, create_segment(current_ + 1));
     ++current_;
     segments_.emplace(current_, segment);
   }
-  const std::string path = path_of(current_);
-  std::size_t done = 0;
-  while (done < record.size()) {
-    const ssize_t put = ::pwrite(segment->fd.get(), record.data() + done, record.size() - done,
-                                 static_cast<off_t>(segment->size + done));
-    if (put < 0 && errno == EINTR) continue;
-    // What a failed append wrote is overwritten by the next one.
-    if (put <= 0) return os_error("write", path, put < 0 ? errno : ENOSPC);
-    done += static_cast<std::size_t>(put);
-  }
+  // Header and body written in place, the body not copied; what a failed
+  // append wrote is overwritten by the next one.
+  int error = base::write_all_at(segment->fd.get(), header_bytes, segment->size);
+  if (error == 0) error = base::write_all_at(segment->fd.get(), body, segment->size + sizeof header_bytes);
+  if (error != 0) return os_error("write", path_of(current_), error);
   const LogEntry entry{header, LogPlace{current_, segment->size}};
-  segment->size += record.size();
+  segment->size += record_bytes;
   unsynced_ = true;
   return entry;
 }

@@ -127,9 +127,11 @@ base::Result<std::unique_ptr<ConsensusStore>> ConsensusStore::open(const std::st
                case RecordKind::safety: safety = entry.place; break;
                case RecordKind::anchor: anchor = entry.place; break;
                case RecordKind::batch:
-                 s.index_batch(BatchName{entry.header.author, entry.header.number, entry.header.key}, entry.place);
+                 s.index(s.batches_, entry.header.key, {entry.header.author, entry.header.number, entry.place});
                  break;
-               case RecordKind::block: s.index_block(entry.header.number, entry.header.key, entry.place); break;
+               case RecordKind::block:
+                 s.index(s.blocks_, entry.header.key, {0, entry.header.number, entry.place});
+                 break;
              }
            }));
   if (s.log_->cut_bytes() != 0) {
@@ -148,22 +150,26 @@ base::Result<std::unique_ptr<ConsensusStore>> ConsensusStore::open(const std::st
   return store;
 }
 
-void ConsensusStore::index_batch(const BatchName& name, const LogPlace& place) {
-  const auto [it, inserted] = batches_.try_emplace(name.digest, BatchEntry{name, place});
+void ConsensusStore::index(Index& index, const Hash& key, IndexEntry entry) {
+  const auto [it, inserted] = index.try_emplace(key, entry);
   if (!inserted) {
     --live_[it->second.place.segment];
-    it->second.place = place;
+    it->second = entry;
   }
-  ++live_[place.segment];
+  ++live_[entry.place.segment];
 }
 
-void ConsensusStore::index_block(consensus::Round round, const Hash& hash, const LogPlace& place) {
-  const auto [it, inserted] = blocks_.try_emplace(hash, BlockEntry{round, place});
-  if (!inserted) {
-    --live_[it->second.place.segment];
-    it->second.place = place;
+std::optional<base::Bytes> ConsensusStore::read_indexed(const Index& index, const Hash& key) {
+  std::optional<LogPlace> place;
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto found = index.find(key); found != index.end()) place = found->second.place;
   }
-  ++live_[place.segment];
+  if (!place) return std::nullopt;
+  // A record that cannot be read serves nobody; the peer asks another.
+  auto body = log_->read(*place);
+  if (!body) return std::nullopt;
+  return std::move(*body);
 }
 
 // Stores before the log kept one synced file per record (safety, anchor,
@@ -270,19 +276,12 @@ base::Status ConsensusStore::save_batch(const consensus::Batch& batch) {
   std::lock_guard lock(mutex_);
   SION_TRY(const LogPlace place, append(RecordKind::batch, name.author, name.seq, name.digest, body,
                                         fmt::format("batch {} of validator {}", name.seq, name.author)));
-  index_batch(name, place);
+  index(batches_, name.digest, {name.author, name.seq, place});
   return {};
 }
 
 std::shared_ptr<const consensus::Batch> ConsensusStore::load_batch(const Hash& digest) {
-  std::optional<LogPlace> place;
-  {
-    std::lock_guard lock(mutex_);
-    if (const auto found = batches_.find(digest); found != batches_.end()) place = found->second.place;
-  }
-  if (!place) return nullptr;
-  // A record that cannot be read serves nobody; the peer asks another.
-  auto body = log_->read(*place);
+  const auto body = read_indexed(batches_, digest);
   if (!body) return nullptr;
   auto batch = codec::decode<consensus::Batch>(*body);
   if (!batch || consensus::batch_digest(batch->header) != digest) return nullptr;
@@ -299,18 +298,12 @@ base::Status ConsensusStore::save_block(const consensus::ProposalMessage& propos
   std::lock_guard lock(mutex_);
   SION_TRY(const LogPlace place, append(RecordKind::block, 0, proposal.block.round, hash, body,
                                         fmt::format("the block of round {}", proposal.block.round)));
-  index_block(proposal.block.round, hash, place);
+  index(blocks_, hash, {0, proposal.block.round, place});
   return {};
 }
 
 std::shared_ptr<const consensus::ProposalMessage> ConsensusStore::load_block(const Hash& hash) {
-  std::optional<LogPlace> place;
-  {
-    std::lock_guard lock(mutex_);
-    if (const auto found = blocks_.find(hash); found != blocks_.end()) place = found->second.place;
-  }
-  if (!place) return nullptr;
-  auto body = log_->read(*place);
+  const auto body = read_indexed(blocks_, hash);
   if (!body) return nullptr;
   auto block = codec::decode<consensus::ProposalMessage>(*body);
   if (!block || consensus::block_hash(block->block) != hash) return nullptr;
@@ -333,14 +326,14 @@ base::Status ConsensusStore::prune(const consensus::Anchor& anchor) {
   {
     std::lock_guard lock(mutex_);
     std::erase_if(batches_, [&](const auto& entry) {
-      const BatchName& name = entry.second.name;
-      const bool old =
-          name.author < anchor.lanes.size() && name.seq + retention_.batches_per_lane <= anchor.lanes[name.author].seq;
+      const IndexEntry& batch = entry.second;
+      const bool old = batch.author < anchor.lanes.size() &&
+                       batch.number + retention_.batches_per_lane <= anchor.lanes[batch.author].seq;
       if (old) --live_[entry.second.place.segment];
       return old;
     });
     std::erase_if(blocks_, [&](const auto& entry) {
-      const bool old = entry.second.round + retention_.rounds <= anchor.round;
+      const bool old = entry.second.number + retention_.rounds <= anchor.round;
       if (old) --live_[entry.second.place.segment];
       return old;
     });
@@ -412,8 +405,8 @@ base::Result<consensus::Recovery> ConsensusStore::recover() const {
     }
     for (const auto& [digest, entry] : batches_) {
       // Delivered ones stay for peers; the core needs only what is above its lanes.
-      if (recovery.anchor && entry.name.author < recovery.anchor->lanes.size() &&
-          entry.name.seq <= recovery.anchor->lanes[entry.name.author].seq) {
+      if (recovery.anchor && entry.author < recovery.anchor->lanes.size() &&
+          entry.number <= recovery.anchor->lanes[entry.author].seq) {
         continue;
       }
       above.push_back(entry.place);

@@ -131,14 +131,7 @@ base::Result<BlobRef> BlobFiles::append(base::ByteView value) {
   }
   SION_TRY(const int fd, descriptor(current_, true));
   const std::string path = path_of(current_);
-  std::size_t done = 0;
-  while (done < value.size()) {
-    const ssize_t put =
-        ::pwrite(fd, value.data() + done, value.size() - done, static_cast<off_t>(current_size_ + done));
-    if (put < 0 && errno == EINTR) continue;
-    if (put <= 0) return os_error("write", path, put < 0 ? errno : ENOSPC);
-    done += static_cast<std::size_t>(put);
-  }
+  if (const int error = base::write_all_at(fd, value, current_size_); error != 0) return os_error("write", path, error);
   if (options_.sync && ::fdatasync(fd) != 0) return os_error("sync", path, errno);
   if (created && options_.sync) SION_TRY_STATUS(sync_directory());
   BlobRef ref{current_, current_size_, static_cast<std::uint32_t>(value.size()), crc32c(value)};

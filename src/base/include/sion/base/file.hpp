@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -92,6 +93,11 @@ Status replace_file(const std::string& path, std::string_view text, const WriteF
 // directory, no permission, `path` a directory), writing nothing: for a
 // long job to check its destination before it starts.
 Status check_replaceable(const std::string& path, const WriteFileOptions& options);
+
+// Writes all of `bytes` at `offset` of the open file `fd` (pwrite(2),
+// retried on EINTR and short writes): 0, or the errno of the failure
+// (ENOSPC when the file takes no more).
+int write_all_at(int fd, std::span<const std::uint8_t> bytes, std::uint64_t offset) noexcept;
 
 // Files named by a number, as the segments of an append-only store:
 // NNNNNNNN<suffix>, eight decimal digits (numbers below 10^8).

@@ -93,14 +93,14 @@ class ConsensusStore final : public consensus::Storage {
 
  private:
   enum class RecordKind : std::uint8_t { safety = 1, anchor = 2, batch = 3, block = 4 };
-  struct BatchEntry {
-    BatchName name;
+  // Where a batch or block record is, with its header's author and number
+  // (a batch's seq, a block's round).
+  struct IndexEntry {
+    std::uint32_t author = 0;
+    std::uint64_t number = 0;
     LogPlace place;
   };
-  struct BlockEntry {
-    consensus::Round round = 0;
-    LogPlace place;
-  };
+  using Index = std::map<consensus::Hash, IndexEntry, commit::HashOrder>;
   ConsensusStore(std::string directory, std::function<base::Status()> write_fault, ConsensusRetention retention)
       : directory_(std::move(directory)), write_fault_(std::move(write_fault)), retention_(retention) {}
   static LogRecordHeader record_header(RecordKind kind);
@@ -110,8 +110,10 @@ class ConsensusStore final : public consensus::Storage {
   base::Result<LogPlace> append(RecordKind kind, std::uint32_t author, std::uint64_t number, const consensus::Hash& key,
                                 base::ByteView body, std::string_view what);
   base::Status append_latest(RecordKind kind, base::Bytes body);
-  void index_batch(const BatchName& name, const LogPlace& place);
-  void index_block(consensus::Round round, const consensus::Hash& hash, const LogPlace& place);
+  // Indexes a record (mutex_ held), counting it live in its segment.
+  void index(Index& index, const consensus::Hash& key, IndexEntry entry);
+  // The body of an indexed record; nullopt if not indexed or unreadable.
+  std::optional<base::Bytes> read_indexed(const Index& index, const consensus::Hash& key);
   base::Status prune(const consensus::Anchor& anchor);
 
   std::string directory_;
@@ -121,8 +123,8 @@ class ConsensusStore final : public consensus::Storage {
   // The consensus thread saves and loads while the node's applier saves
   // what was delivered.
   mutable std::mutex mutex_;
-  std::map<consensus::Hash, BatchEntry, commit::HashOrder> batches_;
-  std::map<consensus::Hash, BlockEntry, commit::HashOrder> blocks_;
+  Index batches_;
+  Index blocks_;
   std::map<std::uint32_t, std::size_t> live_;  // batches and blocks indexed, by segment
   std::optional<base::Bytes> safety_;          // the latest of each, as saved
   std::optional<base::Bytes> anchor_;
