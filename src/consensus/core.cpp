@@ -135,18 +135,18 @@ void Core::evidence(ValidatorIndex offender, std::string what, Message first, Me
   actions_.emplace_back(EvidenceAction{offender, std::move(what), std::move(first), std::move(second)});
 }
 
-void Core::on_message(ValidatorIndex from, const Message& message, std::uint64_t now_ms) {
+void Core::on_message(ValidatorIndex from, Message message, std::uint64_t now_ms) {
   if (halted_ || !validators_.contains(from)) return;
   now_ = std::max(now_, now_ms);
   std::visit(
-      [&](const auto& m) {
+      [&](auto& m) {
         using M = std::decay_t<decltype(m)>;
         if constexpr (std::is_same_v<M, BatchMessage>) {
-          on_batch(from, m.batch);
+          on_batch(from, std::move(m.batch));
         } else if constexpr (std::is_same_v<M, ApprovalsMessage>) {
           on_approvals(m, false);
         } else if constexpr (std::is_same_v<M, ProposalMessage>) {
-          on_proposal(from, std::make_shared<const ProposalMessage>(m));
+          on_proposal(from, std::make_shared<const ProposalMessage>(std::move(m)));
         } else if constexpr (std::is_same_v<M, VoteMessage>) {
           on_vote(m, false);
         } else if constexpr (std::is_same_v<M, TimeoutMessage>) {
@@ -158,7 +158,7 @@ void Core::on_message(ValidatorIndex from, const Message& message, std::uint64_t
         } else if constexpr (std::is_same_v<M, BatchRequest>) {
           on_batch_request(from, m);
         } else if constexpr (std::is_same_v<M, BatchResponse>) {
-          on_batch_response(m);
+          on_batch_response(std::move(m));
         } else if constexpr (std::is_same_v<M, PulseVoteMessage>) {
           on_pulse_vote(from, m, false);
         } else if constexpr (std::is_same_v<M, PulseCertificate>) {

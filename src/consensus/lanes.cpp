@@ -22,15 +22,29 @@ std::vector<base::ByteView> digest_views(const std::vector<Hash>& digests) {
 }  // namespace
 
 bool Core::lane_has_room() const noexcept {
-  return !halted_ && own_seq_ - anchor_.lanes[options_.self].seq < options_.max_own_pending;
+  if (halted_) return false;
+  // While earlier batches await their certificates the next one waits and
+  // grows: under load a lane makes fewer, larger batches, and the costs
+  // paid per batch (approval sheets signed and checked, records synced)
+  // are paid less often; a quiet lane is not slowed.
+  return own_seq_ - anchor_.lanes[options_.self].seq < options_.max_own_pending &&
+         own_uncertified() < options_.max_own_uncertified;
+}
+
+std::uint64_t Core::own_uncertified() const noexcept {
+  const auto& certified = certified_by_lane_[options_.self];
+  std::uint64_t last = anchor_.lanes[options_.self].seq;
+  if (!certified.empty()) last = std::max(last, certified.rbegin()->first);
+  return own_seq_ > last ? own_seq_ - last : 0;
 }
 
 base::Result<Hash> Core::submit_batch(base::Bytes payload, std::uint32_t item_count, std::uint64_t now_ms) {
   now_ = std::max(now_, now_ms);
   if (halted_) return base::fail(base::Errc::unsupported, "consensus has halted");
   if (!lane_has_room()) {
-    return base::fail(base::Errc::unsupported,
-                      "lane full: " + std::to_string(options_.max_own_pending) + " batches await commit");
+    return base::fail(base::Errc::unsupported, "lane full: " + std::to_string(options_.max_own_pending) +
+                                                   " batches await delivery or " +
+                                                   std::to_string(options_.max_own_uncertified) + " a certificate");
   }
   if (payload.size() > kMaxBatchPayloadBytes) {
     return base::fail(base::Errc::invalid_argument, "batch payload of " + std::to_string(payload.size()) +
@@ -74,7 +88,7 @@ void Core::hold_batch(const Hash& digest, std::shared_ptr<const Batch> batch) {
   try_certify(digest);
 }
 
-void Core::on_batch(ValidatorIndex from, const Batch& batch) {
+void Core::on_batch(ValidatorIndex from, Batch&& batch) {
   const BatchHeader& h = batch.header;
   // Only the author pushes its batch; anyone may relay it in a BatchResponse.
   if (h.author != from || h.seq == 0 || batch.payload.size() != h.payload_bytes) {
@@ -102,7 +116,7 @@ void Core::on_batch(ValidatorIndex from, const Batch& batch) {
     ++stats_.rejected;
     return;
   }
-  take_batch(digest, std::make_shared<const Batch>(batch));
+  take_batch(digest, std::make_shared<const Batch>(std::move(batch)));
 }
 
 void Core::take_batch(const Hash& digest, std::shared_ptr<const Batch> batch) {

@@ -122,12 +122,12 @@ void Core::on_batch_request(ValidatorIndex from, const BatchRequest& request) {
   if (!response.batches.empty()) send(from, std::move(response));
 }
 
-void Core::on_batch_response(const BatchResponse& response) {
+void Core::on_batch_response(BatchResponse&& response) {
   // A batch is taken if we asked for it, or if it is the parent of one
   // taken just before: digests chain them, so both are authenticated.
   bool got = false;
   std::optional<Hash> expected_parent;
-  for (const Batch& batch : response.batches) {
+  for (Batch& batch : response.batches) {
     const Hash digest = batch_digest(batch.header);
     const bool asked = batch_fetches_.contains(digest) || (expected_parent && *expected_parent == digest);
     expected_parent.reset();
@@ -141,7 +141,7 @@ void Core::on_batch_response(const BatchResponse& response) {
     expected_parent = batch.header.parent;
     if (batches_.contains(digest)) continue;
     ++stats_.batches_fetched;
-    hold_batch(digest, std::make_shared<const Batch>(batch));
+    hold_batch(digest, std::make_shared<const Batch>(std::move(batch)));
     got = true;
   }
   if (got) deliver_ready();

@@ -251,7 +251,7 @@ void ConsensusDriver::handle(Event& event, std::uint64_t now_ms) {
   }
   if (halted_) return;
   if (auto* inbound = std::get_if<Inbound>(&event)) {
-    core_->on_message(inbound->from, inbound->message, now_ms);
+    core_->on_message(inbound->from, std::move(inbound->message), now_ms);
   } else if (auto* checked = std::get_if<Checked>(&event)) {
     if (!checked->valid) ++batches_refused_;
     core_->on_batch_checked(checked->digest, checked->valid, now_ms);

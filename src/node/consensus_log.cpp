@@ -149,14 +149,18 @@ base::Status ConsensusLog::scan(std::uint32_t number, bool last, const std::func
   return {};
 }
 
-base::Result<LogEntry> ConsensusLog::append(LogRecordHeader header, base::ByteView body) {
-  if (body.size() > UINT32_MAX) return base::fail(Errc::invalid_argument, "a consensus record over 4 GiB");
-  header.length = static_cast<std::uint32_t>(body.size());
+base::Result<LogEntry> ConsensusLog::append(LogRecordHeader header, std::span<const base::ByteView> body_parts) {
+  std::uint64_t body_bytes = 0;
+  for (const base::ByteView part : body_parts) body_bytes += part.size();
+  if (body_bytes > UINT32_MAX) return base::fail(Errc::invalid_argument, "a consensus record over 4 GiB");
+  header.length = static_cast<std::uint32_t>(body_bytes);
   std::uint8_t header_bytes[LogRecordHeader::kEncodedSize];
   encode_header(header, header_bytes);
-  header.crc32c = record_crc(header_bytes, body);
+  std::uint32_t crc = state::crc32c(base::ByteView(header_bytes + 4, LogRecordHeader::kEncodedSize - 4));
+  for (const base::ByteView part : body_parts) crc = state::crc32c(part, crc);
+  header.crc32c = crc;
   encode_header(header, header_bytes);
-  const std::uint64_t record_bytes = sizeof header_bytes + body.size();
+  const std::uint64_t record_bytes = sizeof header_bytes + body_bytes;
 
   std::lock_guard lock(mutex_);
   std::shared_ptr<Segment> segment = segments_.at(current_);
@@ -169,8 +173,14 @@ base::Result<LogEntry> ConsensusLog::append(LogRecordHeader header, base::ByteVi
   }
   // Header and body written in place, the body not copied; what a failed
   // append wrote is overwritten by the next one.
-  int error = base::write_all_at(segment->fd.get(), header_bytes, segment->size);
-  if (error == 0) error = base::write_all_at(segment->fd.get(), body, segment->size + sizeof header_bytes);
+  std::uint64_t at = segment->size;
+  int error = base::write_all_at(segment->fd.get(), header_bytes, at);
+  at += sizeof header_bytes;
+  for (const base::ByteView part : body_parts) {
+    if (error != 0) break;
+    error = base::write_all_at(segment->fd.get(), part, at);
+    at += part.size();
+  }
   if (error != 0) return os_error("write", path_of(current_), error);
   const LogEntry entry{header, LogPlace{current_, segment->size}};
   segment->size += record_bytes;

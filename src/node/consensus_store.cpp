@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <filesystem>
 
@@ -233,13 +234,14 @@ LogRecordHeader ConsensusStore::record_header(RecordKind kind) {
 }
 
 base::Result<LogPlace> ConsensusStore::append(RecordKind kind, std::uint32_t author, std::uint64_t number,
-                                              const Hash& key, base::ByteView body, std::string_view what) {
+                                              const Hash& key, std::span<const base::ByteView> body_parts,
+                                              std::string_view what) {
   if (write_fault_) SION_TRY_STATUS_CONTEXT("writing " + std::string(what), write_fault_());
   LogRecordHeader header = record_header(kind);
   header.author = author;
   header.number = number;
   header.key = key;
-  SION_TRY_CONTEXT(const LogEntry entry, "writing " + std::string(what), log_->append(header, body));
+  SION_TRY_CONTEXT(const LogEntry entry, "writing " + std::string(what), log_->append(header, body_parts));
   if (entry.place.segment != segment_) {
     // A new segment starts with the latest safety state and anchor, so that
     // older segments hold nothing but batches and blocks the retention frees.
@@ -272,9 +274,16 @@ base::Status ConsensusStore::save_batch(const consensus::Batch& batch) {
     std::lock_guard lock(mutex_);
     if (batches_.contains(name.digest)) return {};  // saved before: the digest fixes the bytes
   }
-  const base::Bytes body = codec::encode(batch);
+  // The record body is codec::encode(batch) (docs/consensus.md): the header
+  // and the payload's length prefix, then the payload written from where it
+  // is rather than copied into one buffer (megabytes per batch).
+  base::Bytes prefix;
+  codec::Writer writer(prefix);
+  codec::Codec<consensus::BatchHeader>::encode(writer, batch.header);
+  writer.length(batch.payload.size());
+  const std::array<base::ByteView, 2> parts{base::ByteView(prefix), base::ByteView(batch.payload)};
   std::lock_guard lock(mutex_);
-  SION_TRY(const LogPlace place, append(RecordKind::batch, name.author, name.seq, name.digest, body,
+  SION_TRY(const LogPlace place, append(RecordKind::batch, name.author, name.seq, name.digest, parts,
                                         fmt::format("batch {} of validator {}", name.seq, name.author)));
   index(batches_, name.digest, {name.author, name.seq, place});
   return {};

@@ -282,6 +282,7 @@ std::unique_ptr<Core> World::make_core(Instance& in, Recovery recovery) {
   options.timing.min_block_interval_ms = 5;
   options.timing.retry_ms = 100;
   options.unsafe_skip_round_check = s_.unsafe_round_check;
+  options.max_own_uncertified = s_.max_own_uncertified;
   in.signer = std::make_unique<FakeSigner>(in.slot);
   return std::make_unique<Core>(options, *set_, *in.signer, verifier_, disks_[in.slot], std::move(recovery), now_);
 }
@@ -493,6 +494,7 @@ Outcome World::run() {
           base::Bytes payload(uniform(8, 64));
           for (auto& b : payload) b = static_cast<std::uint8_t>(rng_());
           (void)in.core->submit_batch(std::move(payload), static_cast<std::uint32_t>(uniform(1, 8)), now_);
+          out_.most_own_uncertified = std::max(out_.most_own_uncertified, in.core->own_uncertified());
         }
         push(event_at(now_ + uniform(s_.batch_interval_ms / 2, s_.batch_interval_ms * 3 / 2), Event::submit, e.instance,
                       in.generation));

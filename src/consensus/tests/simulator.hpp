@@ -32,6 +32,7 @@ struct Scenario {
   std::uint32_t bad_executors = 0;   // validators whose execution diverges: they must halt
   bool restart_all = false;          // every validator crashes at one time before heal_ms and restarts
   std::uint64_t batch_interval_ms = 20;
+  std::uint64_t max_own_uncertified = 2;  // CoreOptions' default
   // Every core votes twice in a round when it can (CoreOptions); the
   // simulator must catch it.
   bool unsafe_round_check = false;
@@ -52,7 +53,8 @@ struct Outcome {
   std::uint64_t messages = 0;
   std::uint64_t commits = 0;
   std::uint64_t evidence = 0;
-  std::vector<std::string> halts;  // "validator i: reason"
+  std::uint64_t most_own_uncertified = 0;  // the most batches of one lane awaiting a certificate at once
+  std::vector<std::string> halts;          // "validator i: reason"
 };
 
 Outcome run(const Scenario& scenario);

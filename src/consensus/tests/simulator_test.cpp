@@ -75,6 +75,26 @@ TEST(Simulator, HappyPathCommitsAPulseEveryFewRounds) {
   EXPECT_GT(outcome.final_min_height, 300u);
 }
 
+// Batches offered faster than they are certified (every 2 ms, against
+// links of up to 20 ms): a lane holds at most max_own_uncertified of them
+// awaiting a certificate, and Pulses still follow.
+TEST(Simulator, ALaneWaitsForItsCertificatesBeforeMakingMore) {
+  Scenario s;
+  s.seed = 11;
+  s.batch_interval_ms = 2;
+  s.duration_ms = 4'000;
+  const Outcome bounded = run(s);
+  ASSERT_TRUE(bounded.safe) << bounded.violation;
+  ASSERT_TRUE(bounded.live) << bounded.liveness_problem;
+  EXPECT_EQ(bounded.most_own_uncertified, 2u);
+  EXPECT_GT(bounded.final_min_height, 50u);
+  // The bound is what keeps it so: without it batches pile up.
+  s.max_own_uncertified = 16;
+  const Outcome unbounded = run(s);
+  ASSERT_TRUE(unbounded.safe) << unbounded.violation;
+  EXPECT_GT(unbounded.most_own_uncertified, 2u);
+}
+
 TEST(Simulator, EveryValidatorRestartingAtOnceResumesFromWhatItSaved) {
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     Scenario s;

@@ -143,6 +143,32 @@ TEST(ConsensusStore, FramesARecordAsTheSpecificationSays) {
                 std::string(64, '0') + "00000031" + std::string(98, '0'));
 }
 
+// A batch's record is written in parts (its header and length prefix, then
+// its payload from where it lies); on disk the body is still exactly the
+// batch's canonical encoding, under one CRC.
+TEST(ConsensusStore, ABatchRecordHoldsTheBatchEncoding) {
+  TempDir dir;
+  consensus::Batch big = batch(2, 7, 0);
+  big.payload.resize(300);  // a two-byte length prefix
+  for (std::size_t i = 0; i < big.payload.size(); ++i) big.payload[i] = static_cast<std::uint8_t>(i * 7);
+  big.header.payload_bytes = 300;
+  big.header.payload_hash = consensus::payload_hash(big.payload);
+  {
+    auto store = ConsensusStore::open(dir.path.string()).value();
+    ASSERT_TRUE(store->save_batch(big));
+    ASSERT_TRUE(store->sync());
+  }
+  std::ifstream file(segments(dir).front(), std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(file)), {});
+  const base::Bytes encoding = codec::encode(big);
+  ASSERT_EQ(bytes.size(), 53 + encoding.size());
+  EXPECT_EQ(base::to_hex(base::as_bytes(bytes).subspan(53)), base::to_hex(encoding));
+  auto reopened = ConsensusStore::open(dir.path.string()).value();
+  const auto loaded = reopened->load_batch(consensus::batch_digest(big.header));
+  ASSERT_TRUE(loaded);
+  EXPECT_EQ(*loaded, big);
+}
+
 // Appends that were never synced may reach the disk in part: such a tail of
 // the last segment is cut, and what came before is kept.
 TEST(ConsensusStore, ATornTailIsCutAndTheRecordsBeforeItKept) {

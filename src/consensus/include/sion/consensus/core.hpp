@@ -56,6 +56,7 @@ struct CoreOptions {
   Timing timing;
   std::uint64_t max_lane_gap = 64;        // batches of one lane a block may newly order
   std::uint64_t max_own_pending = 16;     // own batches not yet committed
+  std::uint64_t max_own_uncertified = 2;  // own batches not yet certified
   std::uint64_t retention_rounds = 4000;  // committed blocks and batches kept to serve peers that lag
   // Test only: vote again in a round already voted in, breaking a safety
   // rule on purpose; the simulator must catch it.
@@ -198,15 +199,20 @@ class Core {
        Recovery recovery, std::uint64_t now_ms);
 
   // A message from validator `from`, as the transport authenticated it.
-  void on_message(ValidatorIndex from, const Message& message, std::uint64_t now_ms);
+  // Taken by value: a batch's payload (megabytes) moves into the core
+  // rather than being copied.
+  void on_message(ValidatorIndex from, Message message, std::uint64_t now_ms);
   void on_tick(std::uint64_t now_ms);
   // When on_tick() next has work; kNever for none.
   std::uint64_t next_wakeup() const noexcept;
 
   // A new batch for this validator's lane. Fails (unsupported) while
-  // max_own_pending of its batches are uncommitted, or when halted.
+  // max_own_pending of its batches are undelivered or max_own_uncertified
+  // uncertified, or when halted.
   base::Result<Hash> submit_batch(base::Bytes payload, std::uint32_t item_count, std::uint64_t now_ms);
   bool lane_has_room() const noexcept;
+  // Own batches made but not yet certified (nor delivered).
+  std::uint64_t own_uncertified() const noexcept;
   void on_batch_checked(const Hash& digest, bool valid, std::uint64_t now_ms);
   // Pulse `height` executed to `state_root`.
   void on_executed(Height height, const Hash& pulse, const Hash& state_root, std::uint64_t now_ms);
@@ -268,7 +274,7 @@ class Core {
   void evidence(ValidatorIndex offender, std::string what, Message first, Message second);
 
   // lanes.cpp
-  void on_batch(ValidatorIndex from, const Batch& batch);
+  void on_batch(ValidatorIndex from, Batch&& batch);
   // A pushed batch whose payload matches its header: checked by the node
   // once its parent is in the lane, held until then.
   void take_batch(const Hash& digest, std::shared_ptr<const Batch> batch);
@@ -319,7 +325,7 @@ class Core {
   void on_block_request(ValidatorIndex from, const BlockRequest& request);
   void on_block_response(ValidatorIndex from, const BlockResponse& response);
   void on_batch_request(ValidatorIndex from, const BatchRequest& request);
-  void on_batch_response(const BatchResponse& response);
+  void on_batch_response(BatchResponse&& response);
   void run_fetches();
 
   // pulse_votes.cpp

@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -65,8 +66,12 @@ class ConsensusLog {
 
   // Writes the record at the end of the log, in a new segment when it would
   // take the current one past segment_bytes (the current one is synced
-  // first). Durable only after the next sync().
-  base::Result<LogEntry> append(LogRecordHeader header, base::ByteView body);
+  // first). Durable only after the next sync(). The body may come in parts,
+  // written one after the other without joining them in memory.
+  base::Result<LogEntry> append(LogRecordHeader header, std::span<const base::ByteView> body_parts);
+  base::Result<LogEntry> append(LogRecordHeader header, base::ByteView body) {
+    return append(header, std::span<const base::ByteView>(&body, 1));
+  }
   // Makes everything appended so far durable.
   base::Status sync();
   // The body of the record at `place`, checked against its header's length

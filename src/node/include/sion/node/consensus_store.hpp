@@ -23,6 +23,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -105,10 +106,14 @@ class ConsensusStore final : public consensus::Storage {
       : directory_(std::move(directory)), write_fault_(std::move(write_fault)), retention_(retention) {}
   static LogRecordHeader record_header(RecordKind kind);
   base::Status adopt_file_per_record_layout();
-  // Appends one record (mutex_ held); a new segment gets copies of the
-  // latest safety state and anchor.
+  // Appends one record, its body in parts (mutex_ held); a new segment gets
+  // copies of the latest safety state and anchor.
   base::Result<LogPlace> append(RecordKind kind, std::uint32_t author, std::uint64_t number, const consensus::Hash& key,
-                                base::ByteView body, std::string_view what);
+                                std::span<const base::ByteView> body_parts, std::string_view what);
+  base::Result<LogPlace> append(RecordKind kind, std::uint32_t author, std::uint64_t number, const consensus::Hash& key,
+                                base::ByteView body, std::string_view what) {
+    return append(kind, author, number, key, std::span<const base::ByteView>(&body, 1), what);
+  }
   base::Status append_latest(RecordKind kind, base::Bytes body);
   // Indexes a record (mutex_ held), counting it live in its segment.
   void index(Index& index, const consensus::Hash& key, IndexEntry entry);
