@@ -37,6 +37,17 @@ Hash payload_hash(base::ByteView payload) noexcept {
   return commit::tagged_hash(commit::Domain::batch_payload, payload);
 }
 
+base::Bytes batch_encoding_prefix(const Batch& batch) {
+  // Batch's fields in order (messages.hpp): the header, then the payload as
+  // VarBytes, whose length prefix comes before its bytes.
+  base::Bytes prefix;
+  prefix.reserve(codec::encoded_size(batch.header) + codec::length_size(batch.payload.size()));
+  codec::Writer writer(prefix);
+  codec::Codec<BatchHeader>::encode(writer, batch.header);
+  writer.length(batch.payload.size());
+  return prefix;
+}
+
 Hash block_hash(const Block& block) {
   return commit::tagged_hash(commit::Domain::consensus_block, codec::encode(block));
 }

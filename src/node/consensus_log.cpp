@@ -45,8 +45,14 @@ LogRecordHeader decode_header(const std::uint8_t* in) {
 }
 
 // CRC-32C over the header after its CRC field, then the body.
+std::uint32_t record_crc(const std::uint8_t* header_bytes, std::span<const base::ByteView> body_parts) {
+  std::uint32_t crc = state::crc32c(base::ByteView(header_bytes + 4, LogRecordHeader::kEncodedSize - 4));
+  for (const base::ByteView part : body_parts) crc = state::crc32c(part, crc);
+  return crc;
+}
+
 std::uint32_t record_crc(const std::uint8_t* header_bytes, base::ByteView body) {
-  return state::crc32c(body, state::crc32c(base::ByteView(header_bytes + 4, LogRecordHeader::kEncodedSize - 4)));
+  return record_crc(header_bytes, std::span<const base::ByteView>(&body, 1));
 }
 
 // Reads exactly `size` bytes at `offset`; false at the end of the file.
@@ -156,9 +162,7 @@ base::Result<LogEntry> ConsensusLog::append(LogRecordHeader header, std::span<co
   header.length = static_cast<std::uint32_t>(body_bytes);
   std::uint8_t header_bytes[LogRecordHeader::kEncodedSize];
   encode_header(header, header_bytes);
-  std::uint32_t crc = state::crc32c(base::ByteView(header_bytes + 4, LogRecordHeader::kEncodedSize - 4));
-  for (const base::ByteView part : body_parts) crc = state::crc32c(part, crc);
-  header.crc32c = crc;
+  header.crc32c = record_crc(header_bytes, body_parts);
   encode_header(header, header_bytes);
   const std::uint64_t record_bytes = sizeof header_bytes + body_bytes;
 

@@ -274,13 +274,9 @@ base::Status ConsensusStore::save_batch(const consensus::Batch& batch) {
     std::lock_guard lock(mutex_);
     if (batches_.contains(name.digest)) return {};  // saved before: the digest fixes the bytes
   }
-  // The record body is codec::encode(batch) (docs/consensus.md): the header
-  // and the payload's length prefix, then the payload written from where it
-  // is rather than copied into one buffer (megabytes per batch).
-  base::Bytes prefix;
-  codec::Writer writer(prefix);
-  codec::Codec<consensus::BatchHeader>::encode(writer, batch.header);
-  writer.length(batch.payload.size());
+  // The record body is codec::encode(batch) (docs/consensus.md), written in
+  // two parts so that the payload (megabytes) is not copied.
+  const base::Bytes prefix = consensus::batch_encoding_prefix(batch);
   const std::array<base::ByteView, 2> parts{base::ByteView(prefix), base::ByteView(batch.payload)};
   std::lock_guard lock(mutex_);
   SION_TRY(const LogPlace place, append(RecordKind::batch, name.author, name.seq, name.digest, parts,

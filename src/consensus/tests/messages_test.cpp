@@ -76,6 +76,22 @@ TEST(Messages, DecodingRefusesWhatIsNotAMessage) {
   EXPECT_EQ(decode_message(vote).error().code, base::Errc::truncated);
 }
 
+// The prefix and the payload, one after the other, are the batch's
+// encoding, for a length prefix of one byte and of two.
+TEST(Messages, ABatchEncodingIsItsPrefixThenItsPayload) {
+  for (const std::size_t size : {std::size_t{0}, std::size_t{5}, std::size_t{300}}) {
+    Batch batch;
+    batch.header.author = 3;
+    batch.header.seq = 9;
+    batch.payload.assign(size, 0x5a);
+    batch.header.payload_bytes = static_cast<std::uint32_t>(size);
+    batch.header.payload_hash = payload_hash(batch.payload);
+    base::Bytes joined = batch_encoding_prefix(batch);
+    joined.insert(joined.end(), batch.payload.begin(), batch.payload.end());
+    EXPECT_EQ(joined, codec::encode(batch)) << size;
+  }
+}
+
 TEST(Messages, HashesBindEveryField) {
   const Block block = sample_block();
   Block later = block;

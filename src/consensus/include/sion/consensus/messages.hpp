@@ -348,6 +348,10 @@ base::Result<Message> decode_message(base::ByteView bytes);
 
 Hash batch_digest(const BatchHeader& header);
 Hash payload_hash(base::ByteView payload) noexcept;
+// The bytes of codec::encode(batch) that come before its payload (the
+// header and the payload's length prefix): a store writes them and then
+// the payload from where it lies, never joining the two in memory.
+base::Bytes batch_encoding_prefix(const Batch& batch);
 Hash block_hash(const Block& block);
 
 // What a validator signs: SHA3-256(0x74 || kind || chain id || body).
