@@ -38,43 +38,20 @@ std::vector<Id> coin_ids(const Id& tx_id, std::uint32_t count) {
   return ids;
 }
 
-namespace {
-
-template <class T>
-state::Object object_of(ObjectType type, const T& value, std::uint64_t version) {
-  state::Object object;
-  object.type = static_cast<std::uint32_t>(type);
-  object.version = version;
-  object.data = codec::encode(value);
-  return object;
-}
-
-template <class T>
-base::Result<T> decode_object(const state::Object& object, ObjectType type) {
-  if (object.type != static_cast<std::uint32_t>(type)) {
-    return base::fail(base::Errc::corrupt_store, std::string(T::codec_name) + ": object has type " +
-                                                     std::to_string(object.type) + ", expected " +
-                                                     std::to_string(static_cast<std::uint32_t>(type)));
-  }
-  auto value = codec::decode<T>(object.data);
-  if (!value) {
-    return base::fail(base::Errc::corrupt_store, "stored object does not decode: " + value.error().reason);
-  }
-  return value;
-}
-
-}  // namespace
-
 state::Object to_object(const Account& account, std::uint64_t version) {
-  return object_of(ObjectType::account, account, version);
+  return typed_object(ObjectType::account, account, version);
 }
 
-state::Object to_object(const Coin& coin, std::uint64_t version) { return object_of(ObjectType::coin, coin, version); }
+state::Object to_object(const Coin& coin, std::uint64_t version) {
+  return typed_object(ObjectType::coin, coin, version);
+}
 
 base::Result<Account> account_from(const state::Object& object) {
-  return decode_object<Account>(object, ObjectType::account);
+  return decode_typed_object<Account>(object, ObjectType::account);
 }
 
-base::Result<Coin> coin_from(const state::Object& object) { return decode_object<Coin>(object, ObjectType::coin); }
+base::Result<Coin> coin_from(const state::Object& object) {
+  return decode_typed_object<Coin>(object, ObjectType::coin);
+}
 
 }  // namespace sion::ledger

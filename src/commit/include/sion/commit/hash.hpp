@@ -52,6 +52,11 @@ enum class Domain : std::uint8_t {
   coin = 0x43,              // a coin's id, from the creating transaction and output index
   pulse_header = 0x44,      // a Pulse header's encoding: the Pulse's hash
   chain_params = 0x45,      // the chain parameters' encoding: the params hash a header carries
+  lineage = 0x46,           // an agent's Lineage encoding: its lineage id, the agent's id
+  allotment = 0x47,         // a lineage id: where the agent's allotment is stored
+  overlay = 0x48,           // a lineage id: where the restrictions on the agent are stored
+  cohort_member = 0x49,     // a cohort member's terms: the hash in its sum-tree leaf
+  auth_batch = 0x4a,        // the id of the transaction opening a batch: where the batch is stored
   receipt_leaf = 0x50,      // receipts root: one receipt's encoding
   receipt_node = 0x51,      // receipts root: (left, right)
   tx_leaf = 0x52,           // transactions root: one transaction id

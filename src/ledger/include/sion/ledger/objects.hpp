@@ -8,6 +8,7 @@
 // which keeps every existing encoding valid.
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <tuple>
 #include <vector>
@@ -28,6 +29,11 @@ using Amount = std::uint64_t;
 enum class ObjectType : std::uint32_t {
   account = 1,
   coin = 2,
+  // docs/agents.md, "Objects"
+  charter = 3,
+  allotment = 4,
+  overlay = 5,
+  batch = 6,
 };
 
 // An account: the id of the key bundle that authorizes its transactions
@@ -76,5 +82,30 @@ state::Object to_object(const Coin& coin, std::uint64_t version);
 // corrupt_store: the store only ever holds what execution wrote.
 base::Result<Account> account_from(const state::Object& object);
 base::Result<Coin> coin_from(const state::Object& object);
+
+// Any kind's value as an object of `type`, and back (the reverse fails with
+// corrupt_store as above): what every kind's to_object / *_from use.
+template <class T>
+state::Object typed_object(ObjectType type, const T& value, std::uint64_t version) {
+  state::Object object;
+  object.type = static_cast<std::uint32_t>(type);
+  object.version = version;
+  object.data = codec::encode(value);
+  return object;
+}
+
+template <class T>
+base::Result<T> decode_typed_object(const state::Object& object, ObjectType type) {
+  if (object.type != static_cast<std::uint32_t>(type)) {
+    return base::fail(base::Errc::corrupt_store, std::string(T::codec_name) + ": object has type " +
+                                                     std::to_string(object.type) + ", expected " +
+                                                     std::to_string(static_cast<std::uint32_t>(type)));
+  }
+  auto value = codec::decode<T>(object.data);
+  if (!value) {
+    return base::fail(base::Errc::corrupt_store, "stored object does not decode: " + value.error().reason);
+  }
+  return value;
+}
 
 }  // namespace sion::ledger

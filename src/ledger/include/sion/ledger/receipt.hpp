@@ -29,6 +29,12 @@ enum class TxStatus : std::uint8_t {
   wrong_nonce = 5,      // nonce differs from the account's
   fee_too_low = 6,      // fee below required_fee()
   fee_unpayable = 7,    // no fee coin, not the sender's, or holding less than the fee
+  // rejected, agents (docs/agents.md, "Authorization of an agent's transaction")
+  not_an_agent = 8,       // the sender (or the kind's agent) holds no charter that may act
+  unknown_batch = 9,      // a batch member names no batch
+  wrong_controller = 10,  // the batch's controller is not the member's
+  batch_expired = 11,     // the batch's expiry height has passed
+  bad_batch_path = 12,    // the batch place does not decode or does not prove the payload
   // failed
   unknown_coin = 64,        // an input does not exist (never created, or already spent)
   not_owner = 65,           // an input belongs to another account
@@ -36,8 +42,28 @@ enum class TxStatus : std::uint8_t {
   zero_amount = 67,         // an output of amount 0
   insufficient_funds = 68,  // inputs hold less than outputs plus the fee
   amount_overflow = 69,     // a sum passes 2^64 - 1
+  // failed, agents (docs/agents.md, "Statuses")
+  agent_revoked = 70,           // the agent or an ancestor is revoked
+  agent_suspended = 71,         // the agent or an ancestor is suspended at this height
+  agent_expired = 72,           // past the effective expiry height
+  action_not_allowed = 73,      // the kind's action is not in the effective caveats
+  payee_not_allowed = 74,       // the payee is not allowed
+  above_per_payment = 75,       // a payment above the per-payment cap
+  above_period_cap = 76,        // the period's moves would pass the period cap
+  insufficient_allotment = 77,  // the allotment holds less than the move
+  agent_exists = 78,            // a charter is already at the new agent's id
+  lineage_too_deep = 79,        // the new agent would be deeper than 16
+  caveats_malformed = 80,       // caveats or a narrowing are not well formed
+  caveats_not_within = 81,      // a child's caveats exceed its parent's effective ones
+  not_an_ancestor = 82,         // a restriction by someone who is not an ancestor
+  coins_from_agent = 83,        // an agent's transaction lists coins
+  batch_malformed = 84,         // a batch count outside 1..65536, or an expiry already past
+  cohort_malformed = 85,        // a cohort count outside 1..2^20, or nothing to materialize
+  not_a_cohort = 86,            // materializing from what is not a cohort node
+  bad_member_proof = 87,        // a member's index or sum proof does not hold
+  already_materialized = 88,    // the member exists already
 };
-constexpr std::array<TxStatus, 14> codec_enum_values(TxStatus) {
+constexpr std::array<TxStatus, 38> codec_enum_values(TxStatus) {
   return {TxStatus::success,
           TxStatus::wrong_chain,
           TxStatus::wrong_keys,
@@ -46,12 +72,36 @@ constexpr std::array<TxStatus, 14> codec_enum_values(TxStatus) {
           TxStatus::wrong_nonce,
           TxStatus::fee_too_low,
           TxStatus::fee_unpayable,
+          TxStatus::not_an_agent,
+          TxStatus::unknown_batch,
+          TxStatus::wrong_controller,
+          TxStatus::batch_expired,
+          TxStatus::bad_batch_path,
           TxStatus::unknown_coin,
           TxStatus::not_owner,
           TxStatus::duplicate_input,
           TxStatus::zero_amount,
           TxStatus::insufficient_funds,
-          TxStatus::amount_overflow};
+          TxStatus::amount_overflow,
+          TxStatus::agent_revoked,
+          TxStatus::agent_suspended,
+          TxStatus::agent_expired,
+          TxStatus::action_not_allowed,
+          TxStatus::payee_not_allowed,
+          TxStatus::above_per_payment,
+          TxStatus::above_period_cap,
+          TxStatus::insufficient_allotment,
+          TxStatus::agent_exists,
+          TxStatus::lineage_too_deep,
+          TxStatus::caveats_malformed,
+          TxStatus::caveats_not_within,
+          TxStatus::not_an_ancestor,
+          TxStatus::coins_from_agent,
+          TxStatus::batch_malformed,
+          TxStatus::cohort_malformed,
+          TxStatus::not_a_cohort,
+          TxStatus::bad_member_proof,
+          TxStatus::already_materialized};
 }
 std::string_view status_name(TxStatus status) noexcept;
 constexpr bool is_rejection(TxStatus status) noexcept {
