@@ -46,17 +46,14 @@ bool well_formed(const Narrowing& narrowing) noexcept {
          payees_ascending(narrowing);
 }
 
-bool allows_payee(const Caveats& rules, const Id& payee, const Id& root) noexcept {
-  return allows(rules, payee, root);
-}
+bool allows_payee(const Caveats& rules, const Id& payee, const Id& root) noexcept { return allows(rules, payee, root); }
 
 bool allows_payee(const Narrowing& rules, const Id& payee, const Id& root) noexcept {
   return allows(rules, payee, root);
 }
 
 bool within(const Caveats& child, const Caveats& bound, const Id& root) noexcept {
-  return bounds_within(child, bound) && child.period_length >= bound.period_length &&
-         payees_within(child, bound, root);
+  return bounds_within(child, bound) && child.period_length >= bound.period_length && payees_within(child, bound, root);
 }
 
 bool within(const Caveats& child, const Narrowing& bound, const Id& root) noexcept {

@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <variant>
 
 #include "sion/codec/codec.hpp"
@@ -72,21 +73,98 @@ base::Result<std::string> read_small_file(const std::string& path, int fd) {
 
 std::string hex(base::ByteView bytes) { return base::to_hex(bytes); }
 
-ordered_json describe_body(const exec::TxBody& body) {
-  // One case per kind: a new kind of body fails to compile here until it
-  // is described.
-  return std::visit(
-      [](const exec::Transfer& transfer) {
-        ordered_json inputs = ordered_json::array();
-        for (const exec::Id& input : transfer.inputs) inputs.push_back(hex(input));
-        ordered_json outputs = ordered_json::array();
-        for (const exec::Output& output : transfer.outputs) {
-          outputs.push_back(ordered_json{{"owner", hex(output.owner)}, {"amount", output.amount}});
-        }
-        return ordered_json{{"kind", "transfer"}, {"inputs", inputs}, {"outputs", outputs}};
-      },
-      body);
+ordered_json id_list(std::span<const exec::Id> ids) {
+  ordered_json out = ordered_json::array();
+  for (const exec::Id& id : ids) out.push_back(hex(id));
+  return out;
 }
+
+ordered_json describe_caveats(const agents::Caveats& c) {
+  return ordered_json{
+      {"expiry_height", c.expiry_height}, {"per_payment", c.per_payment}, {"period_cap", c.period_cap},
+      {"period_length", c.period_length}, {"actions", c.actions},         {"payee_classes", c.payee_classes},
+      {"payees", id_list(c.payees)}};
+}
+
+ordered_json describe_narrowing(const agents::Narrowing& n) {
+  return ordered_json{{"expiry_height", n.expiry_height}, {"per_payment", n.per_payment},
+                      {"period_cap", n.period_cap},       {"actions", n.actions},
+                      {"payee_classes", n.payee_classes}, {"payees", id_list(n.payees)}};
+}
+
+ordered_json describe_authority(const agents::Authority& authority) {
+  if (const auto* keyed = std::get_if<agents::Keyed>(&authority)) return ordered_json{{"keyed", hex(keyed->keys_id)}};
+  return ordered_json{{"keyless_controller", hex(std::get<agents::Keyless>(authority).controller)}};
+}
+
+// One overload per kind: a new kind of body fails to compile here until it
+// is described.
+struct BodyDescriber {
+  ordered_json operator()(const exec::Transfer& transfer) const {
+    ordered_json outputs = ordered_json::array();
+    for (const exec::Output& output : transfer.outputs) {
+      outputs.push_back(ordered_json{{"owner", hex(output.owner)}, {"amount", output.amount}});
+    }
+    return ordered_json{{"kind", "transfer"}, {"inputs", id_list(transfer.inputs)}, {"outputs", outputs}};
+  }
+  ordered_json operator()(const exec::SpawnAgent& b) const {
+    return ordered_json{{"kind", "spawn_agent"},
+                        {"index", b.index},
+                        {"authority", describe_authority(b.authority)},
+                        {"caveats", describe_caveats(b.caveats)},
+                        {"allotment", b.allotment},
+                        {"coins", id_list(b.coins)}};
+  }
+  ordered_json operator()(const exec::FundAgent& b) const {
+    return ordered_json{
+        {"kind", "fund_agent"}, {"agent", hex(b.agent)}, {"amount", b.amount}, {"coins", id_list(b.coins)}};
+  }
+  ordered_json operator()(const exec::AgentPay& b) const {
+    return ordered_json{{"kind", "agent_pay"}, {"payee", hex(b.payee)}, {"amount", b.amount}};
+  }
+  ordered_json operator()(const exec::OpenBatch& b) const {
+    return ordered_json{{"kind", "open_batch"},
+                        {"root", hex(b.root)},
+                        {"count", b.count},
+                        {"expiry_height", b.expiry_height},
+                        {"coins", id_list(b.coins)}};
+  }
+  ordered_json operator()(const exec::SpawnCohort& b) const {
+    return ordered_json{
+        {"kind", "spawn_cohort"},
+        {"index", b.index},
+        {"controller", hex(b.controller)},
+        {"caveats", describe_caveats(b.caveats)},
+        {"members",
+         ordered_json{{"root", hex(b.members.root)}, {"total", b.members.total}, {"count", b.members.count}}},
+        {"coins", id_list(b.coins)}};
+  }
+  ordered_json operator()(const exec::MaterializeAgents& b) const {
+    ordered_json members = ordered_json::array();
+    for (const agents::CohortMember& m : b.members) {
+      members.push_back(ordered_json{{"index", m.index},
+                                     {"caveats", describe_caveats(m.caveats)},
+                                     {"allotment", m.allotment},
+                                     {"proof_siblings", m.proof.path.size()}});
+    }
+    return ordered_json{
+        {"kind", "materialize_agents"}, {"cohort", hex(b.cohort)}, {"members", members}, {"coins", id_list(b.coins)}};
+  }
+  ordered_json operator()(const exec::Restrict& b) const {
+    ordered_json action;
+    if (std::holds_alternative<agents::Revoke>(b.action)) {
+      action = ordered_json{{"revoke", true}};
+    } else if (const auto* suspend = std::get_if<agents::Suspend>(&b.action)) {
+      action = ordered_json{{"suspend_until", suspend->until_height}};
+    } else {
+      action = ordered_json{{"narrow", describe_narrowing(std::get<agents::Narrow>(b.action).narrowing)}};
+    }
+    return ordered_json{
+        {"kind", "restrict"}, {"target", hex(b.target)}, {"action", action}, {"coins", id_list(b.coins)}};
+  }
+};
+
+ordered_json describe_body(const exec::TxBody& body) { return std::visit(BodyDescriber{}, body); }
 
 // The objects a transaction may create, each kind's own count
 // (docs/ledger.md, "Applying a transaction").

@@ -1,8 +1,10 @@
 #include "sion/exec/apply.hpp"
 
+#include <type_traits>
 #include <utility>
 #include <variant>
 
+#include "sion/agents/authorize.hpp"
 #include "sion/exec/precheck_batch.hpp"
 
 namespace sion::exec {
@@ -10,45 +12,72 @@ namespace sion::exec {
 TxPrecheck precheck_ids(const Transaction& tx) { return std::move(precheck_ids_batch({&tx, 1}).front()); }
 
 base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, std::optional<bool> signature_ok,
-                                        const ChainParams& params, PulseUsage& usage) {
+                                        const ChainParams& params, std::uint64_t height, PulseUsage& usage) {
   TxPrecheck precheck = precheck_ids(tx);
   precheck.signature_ok = signature_ok;
-  return apply_transaction(state, tx, precheck, params, usage);
+  return apply_transaction(state, tx, precheck, params, height, usage);
 }
 
-base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, const TxPrecheck& precheck,
-                                        const ChainParams& params, PulseUsage& usage) {
+namespace {
+
+// Steps 1 to 7 for an account's transaction (ledger::authorize) or an
+// agent's (agents::authorize_agent: signed by its keys, or a batch member).
+base::Result<ledger::Authorization> authorize(Overlay& state, const Transaction& tx, const TxPrecheck& precheck,
+                                              std::optional<Id> fee_coin_id, const ChainParams& params,
+                                              std::uint64_t height, PulseUsage& usage) {
   const TxPayload& payload = tx.payload;
+  // The id is hashed again from the keys: verification never trusts an id
+  // it is handed (crypto::KeyBundleRef).
+  const auto verify = [&tx] {
+    return crypto::verify_bundle(crypto::KeyBundleRef(tx.keys), codec::encode(tx.payload),
+                                 base::as_bytes(kTxSignatureContext), tx.auth);
+  };
+  const ledger::AuthRequest request{
+      .tx_id = precheck.tx_id,
+      .chain_id = payload.chain_id,
+      .sender = payload.sender,
+      .nonce = payload.nonce,
+      .fee = payload.fee,
+      .keys_id = precheck.keys_id,
+      .usage = precheck.usage,
+      .fee_coin_id = fee_coin_id,
+      .signature_ok = precheck.signature_ok,
+      .height = height,
+      .verify_signature = [&verify](const crypto::Hash256&) { return verify(); },
+  };
+  const bool member = ledger::is_batch_member(tx.keys);
+  SION_TRY(const bool by_agent, agents::sent_by_agent(state, payload.sender, member));
+  if (by_agent) {
+    const agents::AgentAuthRequest agent_request{request, member ? &tx.auth : nullptr,
+                                                 [&payload] { return codec::encode(payload); }};
+    return agents::authorize_agent(state, agent_request, params, usage);
+  }
+  return ledger::authorize(state, request, params, usage);
+}
+
+}  // namespace
+
+base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, const TxPrecheck& precheck,
+                                        const ChainParams& params, std::uint64_t height, PulseUsage& usage) {
   // The one dispatch: each kind's fee_coin, max_created_objects and
   // apply_body, found by argument-dependent lookup (sion/ledger/kind.hpp).
   return std::visit(
       [&](const auto& body) -> base::Result<Receipt> {
+        using Kind = std::decay_t<decltype(body)>;
         if (precheck.coin_ids.size() != max_created_objects(body)) {
           return base::fail(base::Errc::internal, "apply_transaction: the pre-check is not this transaction's");
         }
-        const ledger::AuthRequest request{
-            .tx_id = precheck.tx_id,
-            .chain_id = payload.chain_id,
-            .sender = payload.sender,
-            .nonce = payload.nonce,
-            .fee = payload.fee,
-            .keys_id = precheck.keys_id,
-            .usage = precheck.usage,
-            .fee_coin_id = fee_coin(body),
-            .signature_ok = precheck.signature_ok,
-            .verify_signature =
-                // The id is hashed again from the keys: verification never
-            // trusts an id it is handed (crypto::KeyBundleRef).
-            [&tx](const crypto::Hash256&) {
-              return crypto::verify_bundle(crypto::KeyBundleRef(tx.keys), codec::encode(tx.payload),
-                                           base::as_bytes(kTxSignatureContext), tx.auth);
-            },
-        };
-        SION_TRY(const auto authorization, ledger::authorize(state, request, params, usage));
+        SION_TRY(const auto authorization, authorize(state, tx, precheck, fee_coin(body), params, height, usage));
         if (authorization.status != TxStatus::success) return Receipt{precheck.tx_id, authorization.status, 0, 0};
-        return apply_body(state, body, authorization.authorized, precheck.coin_ids);
+        const ledger::Authorized& authorized = authorization.authorized;
+        // An agent spends only through the kinds of agents: any other kind
+        // it sends fails, its fee paid.
+        if (!agents::kSentByAgents<Kind> && !authorized.fee_coin) {
+          return ledger::fail_transaction(state, authorized, TxStatus::action_not_allowed, precheck.coin_ids[0]);
+        }
+        return apply_body(state, body, authorized, precheck.coin_ids);
       },
-      payload.body);
+      tx.payload.body);
 }
 
 }  // namespace sion::exec

@@ -94,7 +94,7 @@ base::Result<const std::vector<TxPrecheck>*> given_or_fresh_prechecks(std::span<
 }
 
 base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const Transaction> transactions,
-                                         const ChainParams& params, const PulseOptions& options) {
+                                         const ChainParams& params, std::uint64_t height, const PulseOptions& options) {
   SION_TRY_STATUS(check_encodable(transactions));
   std::vector<TxPrecheck> fresh;
   SION_TRY(const auto prechecks, given_or_fresh_prechecks(transactions, params, options, "execute_pulse", fresh));
@@ -103,7 +103,8 @@ base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const T
   outcome.receipts.reserve(transactions.size());
   Overlay state(pre);
   for (std::size_t i = 0; i < transactions.size(); ++i) {
-    SION_TRY(const auto receipt, apply_transaction(state, transactions[i], (*prechecks)[i], params, outcome.usage));
+    SION_TRY(const auto receipt,
+             apply_transaction(state, transactions[i], (*prechecks)[i], params, height, outcome.usage));
     // Fees come out of coins, whose total is the genesis supply (at most
     // 2^64 - 1, docs/ledger.md "Value"), so this sum cannot overflow.
     const auto fees = base::checked_add(outcome.fees, receipt.fee_paid);

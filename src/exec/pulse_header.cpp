@@ -110,7 +110,7 @@ base::Result<ProposedPulse> propose_pulse(const PreState& pre, const PulseHeader
   SION_TRY(const auto* prechecks, given_or_fresh_prechecks(candidates, params, options, "propose_pulse", fresh));
   PulseOptions run = options;
   run.prechecked = prechecks;
-  SION_TRY(auto outcome, execute_pulse(pre, candidates, params, run));
+  SION_TRY(auto outcome, execute_pulse(pre, candidates, params, parent.height + 1, run));
 
   Pulse pulse;
   std::vector<Transaction>& body = pulse.body;
@@ -126,7 +126,7 @@ base::Result<ProposedPulse> propose_pulse(const PreState& pre, const PulseHeader
     // are executed again for the totals (and so that the outcome is the
     // body's, whatever the reasoning).
     run.prechecked = &kept_prechecks;
-    SION_TRY(outcome, execute_pulse(pre, body, params, run));
+    SION_TRY(outcome, execute_pulse(pre, body, params, parent.height + 1, run));
   }
   SION_TRY(auto published, publish_pulse(body, options.executor));
   SION_TRY(const auto root, pre.root_after(outcome.writes));
@@ -153,7 +153,7 @@ base::Result<CheckedPulse> check_pulse(const PreState& pre, const PulseHeader& p
   SION_TRY_STATUS(check_encodable(pulse.body));
   if (header.transactions_root != transactions_root(pulse.body)) return mismatch("transactions_root");
 
-  SION_TRY(auto outcome, execute_pulse(pre, pulse.body, params, options));
+  SION_TRY(auto outcome, execute_pulse(pre, pulse.body, params, header.height, options));
   for (std::size_t i = 0; i < outcome.receipts.size(); ++i) {
     const TxStatus status = outcome.receipts[i].status;
     if (is_rejection(status)) {

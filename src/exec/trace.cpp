@@ -183,7 +183,7 @@ base::Result<TracedChunk> decode_traced_chunk(base::ByteView bytes) {
 }
 
 base::Result<TracedPulse> trace_pulse(const MemoryState& pre, std::span<const Transaction> transactions,
-                                      const ChainParams& params, const TraceOptions& options) {
+                                      const ChainParams& params, std::uint64_t height, const TraceOptions& options) {
   if (options.max_txs_per_chunk == 0 || options.max_txs_per_chunk > kMaxChunkTransactions) {
     return base::fail(base::Errc::invalid_argument,
                       "trace_pulse: chunks of " + std::to_string(options.max_txs_per_chunk) + " transactions (1 to " +
@@ -235,7 +235,8 @@ base::Result<TracedPulse> trace_pulse(const MemoryState& pre, std::span<const Tr
       Overlay tx_state(chunk_view);
       PulseUsage usage = outcome.usage;
       recorder.reads().clear();
-      SION_TRY(const auto receipt, apply_transaction(tx_state, transactions[next], prechecks[next], params, usage));
+      SION_TRY(const auto receipt,
+               apply_transaction(tx_state, transactions[next], prechecks[next], params, height, usage));
       const auto writes = tx_state.write_set();
 
       std::vector<Id> fresh;
@@ -373,7 +374,7 @@ base::Result<ReplayPoint> replay_chunk(const ReplayPoint& from, const TracedChun
   for (std::size_t i = 0; i < chunk_txs.size(); ++i) {
     view.set_tx(chunk.first_tx + i);
     const std::optional<bool> verdict = check_signatures ? std::nullopt : std::optional<bool>{true};
-    SION_TRY_STATUS(apply_transaction(state, chunk_txs[i], verdict, params, usage));
+    SION_TRY_STATUS(apply_transaction(state, chunk_txs[i], verdict, params, from.height, usage));
   }
 
   auto root = tree->apply(state::state_changes(state.write_set()));
@@ -385,7 +386,7 @@ base::Result<ReplayPoint> replay_chunk(const ReplayPoint& from, const TracedChun
     return base::fail(base::Errc::invalid_value, "chunk replay: claimed post-state root " + hex(chunk.post_root) +
                                                      " but replay gives " + hex(*root));
   }
-  return ReplayPoint{chunk.first_tx + chunk.tx_count, *root, usage};
+  return ReplayPoint{from.height, chunk.first_tx + chunk.tx_count, *root, usage};
 }
 
 }  // namespace sion::exec

@@ -1,13 +1,12 @@
 #include "sion/exec/transaction.hpp"
 
-#include "sion/crypto/verify_units.hpp"
-
 namespace sion::exec {
 
 Id tx_id(const TxPayload& payload) { return commit::tagged_hash(commit::Domain::transaction, codec::encode(payload)); }
 
 base::Result<Amount> required_fee(const Transaction& tx, const FeeSchedule& fees) {
-  return ledger::required_fee(codec::encoded_size(tx), crypto::verify_units(tx.keys), fees);
+  const PulseUsage usage = tx_usage(tx);
+  return ledger::required_fee(usage.bytes, usage.verify_units, fees);
 }
 
 std::uint64_t auth_bytes(const Transaction& tx) { return ledger::auth_bytes(tx.keys, tx.auth); }

@@ -61,13 +61,14 @@ base::Result<Authorization> authorize(Overlay& state, const AuthRequest& request
   // Authorized: the transaction pays and the nonce advances, whatever the body does.
   account.nonce += 1;
   state.put(request.sender, to_object(account, version));
-  return Authorization{TxStatus::success,
-                       Authorized{request.tx_id, request.sender, request.fee, *request.fee_coin_id, *fee_coin}};
+  return Authorization{TxStatus::success, Authorized{request.tx_id, request.sender, request.fee,
+                                                     FeeCoin{*request.fee_coin_id, *fee_coin}, request.height}};
 }
 
 Receipt fail_transaction(Overlay& state, const Authorized& tx, TxStatus status, const Id& rest_id) {
-  state.erase(tx.fee_coin_id);
-  const Amount rest = tx.fee_coin.amount - tx.fee;  // authorize() checked amount >= fee
+  if (!tx.fee_coin) return Receipt{tx.tx_id, status, tx.fee, 0};
+  state.erase(tx.fee_coin->id);
+  const Amount rest = tx.fee_coin->coin.amount - tx.fee;  // authorize() checked amount >= fee
   if (rest > 0) state.put(rest_id, to_object(Coin{tx.sender, rest}, 1));
   return Receipt{tx.tx_id, status, tx.fee, rest > 0 ? 1u : 0u};
 }

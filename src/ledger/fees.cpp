@@ -40,7 +40,8 @@ void PulseUsage::add(const PulseUsage& more) noexcept {
 }
 
 PulseUsage tx_usage(std::uint64_t tx_bytes, const crypto::KeyBundle& keys, const crypto::SignatureBundle& auth) {
-  return {1, tx_bytes, ledger::auth_bytes(keys, auth), crypto::verify_units(keys)};
+  const std::uint64_t units = is_batch_member(keys) ? kBatchMemberVerifyUnits : crypto::verify_units(keys);
+  return {1, tx_bytes, ledger::auth_bytes(keys, auth), units};
 }
 
 }  // namespace sion::ledger

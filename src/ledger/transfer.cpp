@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sion/base/checked.hpp"
+#include "sion/ledger/coins.hpp"
 
 namespace sion::ledger {
 
@@ -18,25 +19,12 @@ struct BodyCheck {
 // Step 8 of docs/ledger.md, "Applying a transaction": each check runs over
 // the whole list before the next, so the first failing kind decides.
 base::Result<BodyCheck> check_transfer(const Overlay& state, const Transfer& transfer, const Authorized& tx) {
-  std::vector<Id> sorted(transfer.inputs.begin(), transfer.inputs.end());
-  std::sort(sorted.begin(), sorted.end());
-  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return BodyCheck{TxStatus::duplicate_input};
-
-  std::vector<Coin> coins;
-  coins.reserve(transfer.inputs.size());
-  for (const Id& input : transfer.inputs) {
-    SION_TRY(const auto coin, read_coin(state, input));
-    if (!coin) return BodyCheck{TxStatus::unknown_coin};
-    coins.push_back(*coin);
-  }
-  for (const Coin& coin : coins) {
-    if (coin.owner != tx.sender) return BodyCheck{TxStatus::not_owner};
-  }
+  SION_TRY(const auto inputs, check_coins(state, transfer.inputs, tx.sender));
+  if (inputs.status != TxStatus::success) return BodyCheck{inputs.status};
   for (const Output& output : transfer.outputs) {
     if (output.amount == 0) return BodyCheck{TxStatus::zero_amount};
   }
-  std::optional<Amount> in = 0;
-  for (const Coin& coin : coins) in = in ? base::checked_add(*in, coin.amount) : std::nullopt;
+  const std::optional<Amount>& in = inputs.total;
   std::optional<Amount> out = tx.fee;
   for (const Output& output : transfer.outputs) out = out ? base::checked_add(*out, output.amount) : std::nullopt;
   if (!in || !out) return BodyCheck{TxStatus::amount_overflow};
@@ -60,12 +48,11 @@ base::Result<Receipt> apply_body(Overlay& state, const Transfer& transfer, const
   SION_TRY(const auto body, check_transfer(state, transfer, tx));
   if (body.status != TxStatus::success) return fail_transaction(state, tx, body.status, new_ids[0]);
 
-  for (const Id& input : transfer.inputs) state.erase(input);
   std::uint32_t created = 0;
   for (const Output& output : transfer.outputs) {
     state.put(new_ids[created++], to_object(Coin{output.owner, output.amount}, 1));
   }
-  if (body.change > 0) state.put(new_ids[created++], to_object(Coin{tx.sender, body.change}, 1));
+  created += spend_coins(state, transfer.inputs, tx.sender, body.change, new_ids[created]);
   return Receipt{tx.tx_id, TxStatus::success, tx.fee, created};
 }
 

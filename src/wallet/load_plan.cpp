@@ -116,7 +116,10 @@ base::Result<LoadPlan> plan_transfers(const std::vector<LoadAccount>& accounts, 
       exec::TxPayload payload = payloads[(k - 1) * n + a];
       payload.nonce += 1;
       const exec::Id previous = slot(a, k - 1).id;
-      std::visit([&](auto& body) { body.inputs = {exec::coin_id(previous, kChangeIndex)}; }, payload.body);
+      // A plan holds transfers only: each spends the change of the one before.
+      if (auto* transfer = std::get_if<exec::Transfer>(&payload.body)) {
+        transfer->inputs = {exec::coin_id(previous, kChangeIndex)};
+      }
       slot(a, k).id = exec::tx_id(payload);
       payloads[k * n + a] = std::move(payload);
     }

@@ -69,7 +69,7 @@ base::Status report_tracing(Context& context, const Workload& w, const std::vect
   base::Status status;
   const Stats trace = time_each_call(
       [&] {
-        auto result = exec::trace_pulse(w.pre, w.txs, w.transfers.params, options);
+        auto result = exec::trace_pulse(w.pre, w.txs, w.transfers.params, 1, options);
         if (!result) {
           status = base::fail(std::move(result).error());
           return;
@@ -91,7 +91,7 @@ base::Status report_tracing(Context& context, const Workload& w, const std::vect
     base::Status failed;
     const Stats stats = time_each_call(
         [&] {
-          auto at = exec::ReplayPoint::start(traced.chunks.front().witness.pre_root);
+          auto at = exec::ReplayPoint::start(traced.chunks.front().witness.pre_root, 1);
           for (const auto& chunk : traced.chunks) {
             const std::span<const exec::Transaction> part =
                 std::span<const exec::Transaction>(w.txs).subspan(chunk.first_tx, chunk.tx_count);

@@ -69,7 +69,7 @@ base::Status measure(Context& context, state::ObjectStore& store, const Transfer
     const auto prechecks = ids_with_verdicts(txs, verdicts);
     exec::PulseOptions options;  // on this thread
     options.prechecked = &prechecks;
-    SION_TRY(const auto dry, exec::execute_pulse(view, txs, params, options));
+    SION_TRY(const auto dry, exec::execute_pulse(view, txs, params, 1, options));
     if (auto status = check_all_succeeded(dry); !status) return status;
     for (const state::ObjectWrite& write : dry.writes) {
       SION_TRY(auto before, store.get(write.id));

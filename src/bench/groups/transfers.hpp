@@ -59,7 +59,7 @@ template <class Post>
 base::Status execute_and_commit(const exec::StateView& pre, Post& post, const std::vector<exec::Transaction>& txs,
                                 const exec::ChainParams& params, const exec::PulseOptions& options, commit::Hash& root,
                                 double* commit_seconds) {
-  SION_TRY(const auto outcome, exec::execute_pulse(pre, txs, params, options));
+  SION_TRY(const auto outcome, exec::execute_pulse(pre, txs, params, 1, options));
   const auto start = std::chrono::steady_clock::now();
   auto committed = exec::commit_pulse(post, outcome);
   if (commit_seconds != nullptr) {

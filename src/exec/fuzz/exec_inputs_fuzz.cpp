@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
   }
   const std::string text = exec::genesis_to_json(f.genesis);
   write(1, base::as_bytes(text));
-  const auto traced = exec::trace_pulse(f.state, f.transfer, f.genesis.params);
+  const auto traced = exec::trace_pulse(f.state, f.transfer, f.genesis.params, 1);
   if (!traced || traced->chunks.size() != 1) return 1;
   write(2, codec::encode(traced->chunks[0]));
   write(4, exec::pulse_data(f.transfer));
@@ -100,7 +100,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       return 0;
     }
     if (codec::encode(*tx) != base::Bytes(body.begin(), body.end())) std::abort();
-    auto outcome = exec::execute_pulse(f.state, {&*tx, 1}, f.genesis.params, exec::PulseOptions{});
+    auto outcome = exec::execute_pulse(f.state, {&*tx, 1}, f.genesis.params, 1, exec::PulseOptions{});
     if (!outcome || outcome->receipts.size() != 1) std::abort();
   } else if (data[0] == 1) {
     const std::string_view text(reinterpret_cast<const char*>(body.data()), body.size());

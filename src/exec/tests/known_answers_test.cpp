@@ -179,7 +179,7 @@ TEST(KnownAnswers, PulseReceiptsAndRoots) {
   MemoryState state = documented_pre_state(tx.payload);
   EXPECT_EQ(state.root(), id_value("pre-state root"));
   const std::vector<Transaction> pulse = {tx, tx};
-  const auto outcome = execute_pulse(state, pulse, documented_params());
+  const auto outcome = execute_pulse(state, pulse, documented_params(), 1);
   ASSERT_TRUE(outcome.ok()) << outcome.error().reason;
   const std::vector<Receipt> receipts = documented_receipts();
   ASSERT_EQ(outcome->receipts.size(), 2u);

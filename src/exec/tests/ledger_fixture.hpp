@@ -46,6 +46,7 @@ inline Transaction sign_as(const crypto::SigningBundle& s, const Transaction& tx
 struct World {
   MemoryState state;
   ChainParams params = test_params();
+  std::uint64_t height = 0;  // of the last Pulse run()
   Id genesis_tx = commit::tagged_hash(commit::Domain::transaction, base::as_bytes("test genesis"));
   std::uint32_t next = 0;
 
@@ -68,9 +69,9 @@ struct World {
     return make_transfer(from, params, nonce, inputs, outputs, fee, crypto::Hedging::deterministic).value();
   }
 
-  // Executes and commits one Pulse.
+  // Executes and commits one Pulse, at the next height.
   PulseOutcome run(const std::vector<Transaction>& txs, const PulseOptions& options = {}) {
-    auto outcome = execute_pulse(state, txs, params, options);
+    auto outcome = execute_pulse(state, txs, params, ++height, options);
     EXPECT_TRUE(outcome.ok()) << outcome.error().to_string();
     EXPECT_TRUE(commit_pulse(state, *outcome).ok());
     return std::move(outcome).value();

@@ -54,7 +54,7 @@ TEST_F(PulseFixture, ProposedHeaderHoldsWhatExecutionGives) {
   EXPECT_EQ(header.data, publish_pulse(txs).value().commitment);
   EXPECT_EQ(proposed.pulse.body, (codec::List<Transaction, kMaxPublishedTransactions>(txs)));
 
-  auto outcome = execute_pulse(world.state, txs, world.params);
+  auto outcome = execute_pulse(world.state, txs, world.params, 1);
   ASSERT_TRUE(outcome.ok());
   EXPECT_EQ(header.receipts_root, outcome->receipts_root);
   EXPECT_EQ(proposed.outcome.receipts, outcome->receipts);
@@ -89,7 +89,7 @@ TEST_F(PulseFixture, RejectedCandidatesAreLeftOutAndTheRestIsReexecuted) {
   EXPECT_EQ(proposed.pulse.body[0], good);
   // The outcome is the body's own: no usage of the forged one.
   const std::vector<Transaction> body = {good};
-  auto outcome = execute_pulse(world.state, body, world.params);
+  auto outcome = execute_pulse(world.state, body, world.params, 1);
   ASSERT_TRUE(outcome.ok());
   EXPECT_EQ(proposed.outcome.usage, outcome->usage);
   EXPECT_EQ(proposed.outcome.receipts, outcome->receipts);

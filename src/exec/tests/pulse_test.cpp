@@ -202,7 +202,7 @@ TEST_F(Budget, PrecheckSkipsOtherChainsAndMalformedKeys) {
   auto other_chain = tx(a);
   other_chain.payload.chain_id = 99;
   auto malformed = tx(b);
-  malformed.keys.parts.clear();
+  malformed.keys.parts.at(0).key.pop_back();
   const std::vector<Transaction> txs = {other_chain, malformed, tx(c)};
   EXPECT_EQ(signature_verdicts(txs, world.params),
             (std::vector<std::optional<bool>>{std::nullopt, std::nullopt, true}));
@@ -246,7 +246,7 @@ TEST(Pulse, ParallelPrecheckIsDeterministicAndMatchesTheSequentialDefinition) {
   PulseUsage usage;
   std::vector<Receipt> reference;
   for (const auto& tx : mixed.txs) {
-    reference.push_back(apply_transaction(overlay, tx, std::nullopt, world.params, usage).value());
+    reference.push_back(apply_transaction(overlay, tx, std::nullopt, world.params, 1, usage).value());
   }
   const std::vector<TxStatus> expected = {
       TxStatus::success,
@@ -281,7 +281,7 @@ TEST(Pulse, ParallelPrecheckIsDeterministicAndMatchesTheSequentialDefinition) {
        {PulseOptions{nullptr, nullptr}, PulseOptions{&two, nullptr}, PulseOptions{&four, nullptr},
         PulseOptions{&every_core, nullptr}, PulseOptions{&three, &cache}, PulseOptions{&three, &cache},
         PulseOptions{nullptr, nullptr, &prechecks}}) {
-    const auto outcome = execute_pulse(world.state, mixed.txs, world.params, options).value();
+    const auto outcome = execute_pulse(world.state, mixed.txs, world.params, 1, options).value();
     EXPECT_EQ(outcome.receipts, reference) << base::concurrency(options.executor);
     EXPECT_EQ(outcome.usage, usage);
     EXPECT_EQ(outcome.writes.size(), overlay.write_set().size());
@@ -295,7 +295,8 @@ TEST(Pulse, ParallelPrecheckIsDeterministicAndMatchesTheSequentialDefinition) {
   EXPECT_GT(cache.hits(), 0u);  // the second cached run skipped the checks
 
   const std::vector<TxPrecheck> too_few(prechecks.begin(), prechecks.end() - 1);
-  const auto mismatched = execute_pulse(world.state, mixed.txs, world.params, PulseOptions{nullptr, nullptr, &too_few});
+  const auto mismatched =
+      execute_pulse(world.state, mixed.txs, world.params, 1, PulseOptions{nullptr, nullptr, &too_few});
   ASSERT_FALSE(mismatched.ok());
   EXPECT_EQ(mismatched.error().code, base::Errc::invalid_argument);
 }
@@ -327,7 +328,7 @@ TEST(Pulse, CommitsToAnObjectStoreWithTheSameRoot) {
   ASSERT_EQ(store->root(), world.state.root());
 
   const std::vector<Transaction> txs = {world.transfer(alice, 0, {c1}, {{Id{}, 5}})};
-  const auto from_store = execute_pulse(StoreView(*store), txs, world.params).value();
+  const auto from_store = execute_pulse(StoreView(*store), txs, world.params, 1).value();
   const auto from_memory = world.run(txs);
   EXPECT_EQ(from_store.receipts, from_memory.receipts);
   EXPECT_EQ(commit_pulse(*store, from_store).value(), world.state.root());
@@ -370,10 +371,10 @@ TEST(Pulse, AReadErrorFailsThePulse) {
   const auto alice = signer(1);
   testing::World world;
   const auto tx = world.transfer(alice, 0, {Id{}}, {});
-  EXPECT_EQ(execute_pulse(FailingView{}, std::vector{tx}, world.params).error().code, base::Errc::io_error);
+  EXPECT_EQ(execute_pulse(FailingView{}, std::vector{tx}, world.params, 1).error().code, base::Errc::io_error);
 
   world.put(id_of(alice), to_object(Coin{}, 1));  // not an account where one must be
-  EXPECT_EQ(execute_pulse(world.state, std::vector{tx}, world.params).error().code, base::Errc::corrupt_store);
+  EXPECT_EQ(execute_pulse(world.state, std::vector{tx}, world.params, 1).error().code, base::Errc::corrupt_store);
 }
 
 TEST(Pulse, RefusesTransactionsTheCodecCannotEncode) {
@@ -381,7 +382,7 @@ TEST(Pulse, RefusesTransactionsTheCodecCannotEncode) {
   testing::World world;
   auto tx = world.transfer(alice, 0, {Id{}}, {});
   std::get<Transfer>(tx.payload.body).inputs.resize(kMaxTransferInputs + 1);
-  EXPECT_EQ(execute_pulse(world.state, std::vector{tx}, world.params).error().code, base::Errc::invalid_argument);
+  EXPECT_EQ(execute_pulse(world.state, std::vector{tx}, world.params, 1).error().code, base::Errc::invalid_argument);
 }
 
 }  // namespace

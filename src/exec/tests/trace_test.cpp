@@ -27,10 +27,10 @@ std::span<const Transaction> chunk_txs(const std::vector<Transaction>& txs, cons
 // post-state root. Returns the trace.
 TracedPulse check_both_ways(const MemoryState& pre, const std::vector<Transaction>& txs, const ChainParams& params,
                             const TraceOptions& options) {
-  auto traced = trace_pulse(pre, txs, params, options);
+  auto traced = trace_pulse(pre, txs, params, 1, options);
   EXPECT_TRUE(traced.ok()) << traced.error().to_string();
   if (!traced) return {};
-  const auto reference = execute_pulse(pre, txs, params).value();
+  const auto reference = execute_pulse(pre, txs, params, 1).value();
   EXPECT_EQ(traced->outcome.receipts, reference.receipts);
   EXPECT_EQ(traced->outcome.writes.size(), reference.writes.size());
   for (std::size_t i = 0; i < std::min(reference.writes.size(), traced->outcome.writes.size()); ++i) {
@@ -45,7 +45,7 @@ TracedPulse check_both_ways(const MemoryState& pre, const std::vector<Transactio
   const commit::Hash final_root = commit_pulse(post, reference).value();
   commit::Hash root = pre.root();
   std::uint32_t next = 0;
-  ReplayPoint at = ReplayPoint::start(pre.root());
+  ReplayPoint at = ReplayPoint::start(pre.root(), 1);
   for (const auto& chunk : traced->chunks) {
     EXPECT_EQ(chunk.first_tx, next);
     EXPECT_GE(chunk.tx_count, 1u);
@@ -106,7 +106,7 @@ TEST(Trace, EveryChunkReplaysToTheRootFullExecutionReaches) {
 
 TEST(Trace, TheWitnessHoldsReadsAndWritesAndProvesNeighboursOfDeletions) {
   SmallPulse small;
-  const auto traced = trace_pulse(small.world.state, small.txs, small.world.params).value();
+  const auto traced = trace_pulse(small.world.state, small.txs, small.world.params, 1).value();
   ASSERT_EQ(traced.chunks.size(), 1u);
   const auto& objects = traced.chunks[0].witness.objects;
   ASSERT_TRUE(std::is_sorted(objects.begin(), objects.end(),
@@ -230,7 +230,7 @@ struct RandomPulse {
       Transaction tx =
           make_transfer(from, params, nonce, inputs, outputs, std::nullopt, crypto::Hedging::deterministic).value();
       if (pick(30) == 0) tx.auth.parts.at(0).at(5) ^= 1;  // bad_signature
-      const auto receipt = apply_transaction(sim, tx, std::nullopt, world.params, usage).value();
+      const auto receipt = apply_transaction(sim, tx, std::nullopt, world.params, 1, usage).value();
       for (std::uint32_t k = 0; k < receipt.coins_created; ++k) coins.push_back(coin_id(receipt.tx_id, k));
       txs.push_back(std::move(tx));
     }
@@ -277,12 +277,12 @@ struct Tampering : ::testing::Test {
   SmallPulse small;
   TracedChunk chunk;
   void SetUp() override {
-    auto traced = trace_pulse(small.world.state, small.txs, small.world.params).value();
+    auto traced = trace_pulse(small.world.state, small.txs, small.world.params, 1).value();
     ASSERT_EQ(traced.chunks.size(), 1u);
     chunk = traced.chunks[0];
     ASSERT_TRUE(replay_chunk(start(), chunk, small.txs, small.world.params).ok());
   }
-  ReplayPoint start() const { return ReplayPoint::start(small.world.state.root()); }
+  ReplayPoint start() const { return ReplayPoint::start(small.world.state.root(), 1); }
   std::string rejection(const TracedChunk& c, const std::vector<Transaction>& txs) const {
     const auto result = replay_chunk(start(), c, txs, small.world.params);
     EXPECT_FALSE(result.ok());
@@ -343,7 +343,7 @@ TEST_F(Tampering, ADroppedObject) {
 TEST(Trace, AWitnessWithoutTheNeighboursOfADeletionIsRejected) {
   SmallPulse small;
   for (int k = 0; k < 200; ++k) small.world.fund(id_of(small.carol), 5);  // a tree with opaque parts
-  const auto chunk = trace_pulse(small.world.state, small.txs, small.world.params).value().chunks.at(0);
+  const auto chunk = trace_pulse(small.world.state, small.txs, small.world.params, 1).value().chunks.at(0);
   // A proof of the objects' ids alone: the tree cannot re-collapse where
   // the spent coins were.
   std::vector<Id> keys;
@@ -351,7 +351,7 @@ TEST(Trace, AWitnessWithoutTheNeighboursOfADeletionIsRejected) {
   TracedChunk bad = chunk;
   bad.witness.proof = small.world.state.tree().prove_many(keys);
   ASSERT_NE(bad.witness.proof, chunk.witness.proof);
-  const auto result = replay_chunk(ReplayPoint::start(small.world.state.root()), bad, small.txs, small.world.params);
+  const auto result = replay_chunk(ReplayPoint::start(small.world.state.root(), 1), bad, small.txs, small.world.params);
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.error().reason.find("chunk replay: the witness cannot carry the chunk's writes"), std::string::npos)
       << result.error().reason;
@@ -370,7 +370,7 @@ TEST_F(Tampering, AWrongClaimedPostRoot) {
 TEST_F(Tampering, AProofForAnotherRoot) {
   // The same ids proved in the post-state.
   auto post = small.world.state;
-  ASSERT_TRUE(post.apply(execute_pulse(small.world.state, small.txs, small.world.params).value().writes).ok());
+  ASSERT_TRUE(post.apply(execute_pulse(small.world.state, small.txs, small.world.params, 1).value().writes).ok());
   std::vector<Id> keys;
   for (const auto& object : chunk.witness.objects) keys.push_back(object.id);
   TracedChunk bad = chunk;
@@ -404,7 +404,7 @@ TEST_F(Tampering, AnInflatedUsageBefore) {
   bad.post_root = bad.witness.pre_root;  // nothing applies
   // Replayed from the totals the chunk claims, it reaches that other root:
   // the attack, had the replayer no totals of its own.
-  const ReplayPoint claimed{bad.first_tx, bad.witness.pre_root, bad.usage_before};
+  const ReplayPoint claimed{1, bad.first_tx, bad.witness.pre_root, bad.usage_before};
   const auto other = replay_chunk(claimed, bad, small.txs, small.world.params);
   ASSERT_TRUE(other.ok()) << other.error().reason;
   EXPECT_NE(other->root, chunk.post_root);
@@ -443,11 +443,11 @@ TEST_F(Tampering, ChunksOverTheCapsAreRefusedBeforeAnyWork) {
   // The tracer never makes chunks a replayer would refuse.
   TraceOptions options;
   options.max_txs_per_chunk = kMaxChunkTransactions + 1;
-  EXPECT_EQ(trace_pulse(small.world.state, small.txs, small.world.params, options).error().code,
+  EXPECT_EQ(trace_pulse(small.world.state, small.txs, small.world.params, 1, options).error().code,
             base::Errc::invalid_argument);
   options = {};
   options.max_witness_bytes = kMaxTracedChunkBytes;
-  EXPECT_EQ(trace_pulse(small.world.state, small.txs, small.world.params, options).error().code,
+  EXPECT_EQ(trace_pulse(small.world.state, small.txs, small.world.params, 1, options).error().code,
             base::Errc::invalid_argument);
 }
 
@@ -464,9 +464,9 @@ TEST(Trace, ABadSignatureIsCaughtOnlyWhenReplayChecksSignatures) {
   const auto traced = check_both_ways(small.world.state, small.txs, small.world.params, {});
   EXPECT_EQ(traced.outcome.receipts[1].status, TxStatus::bad_signature);
   // Taking every signature as valid replays a different Pulse.
-  EXPECT_FALSE(
-      replay_chunk(ReplayPoint::start(small.world.state.root()), traced.chunks[0], small.txs, small.world.params, false)
-          .ok());
+  EXPECT_FALSE(replay_chunk(ReplayPoint::start(small.world.state.root(), 1), traced.chunks[0], small.txs,
+                            small.world.params, false)
+                   .ok());
 }
 
 }  // namespace

@@ -170,9 +170,15 @@ TEST_F(TransferTest, WrongKeysNotHashingToANewSender) {
 TEST_F(TransferTest, WrongKeysComeBeforeTheBudget) {
   world.params.limits.max_transactions = 0;
   auto tx = world.transfer(alice, 0, {c1}, {{id_of(bob), 1}});
-  tx.keys.parts.clear();
+  tx.keys.parts.at(0).key.pop_back();  // a key of the wrong size
   expect_rejected(tx, TxStatus::wrong_keys);
   EXPECT_EQ(world.run({tx}).usage, PulseUsage{});  // rejected before the budget: uses none
+  // Keys with no parts make a batch member, which only an agent can send
+  // (docs/agents.md); an account's id is none.
+  auto member = world.transfer(alice, 0, {c1}, {{id_of(bob), 1}});
+  member.keys.parts.clear();
+  expect_rejected(member, TxStatus::not_an_agent);
+  EXPECT_EQ(world.run({member}).usage, PulseUsage{});
   expect_rejected(world.transfer(alice, 0, {c1}, {{id_of(bob), 1}}), TxStatus::budget_exceeded);
 }
 
@@ -279,7 +285,7 @@ TEST_F(TransferTest, ApplyTransactionVerifiesInlineWithoutAVerdict) {
   const auto status_of = [&](const Transaction& tx, std::optional<bool> verdict) {
     Overlay overlay(world.state);
     PulseUsage usage;
-    return apply_transaction(overlay, tx, verdict, world.params, usage).value().status;
+    return apply_transaction(overlay, tx, verdict, world.params, 1, usage).value().status;
   };
   EXPECT_EQ(status_of(good, std::nullopt), TxStatus::success);
   EXPECT_EQ(status_of(bad, std::nullopt), TxStatus::bad_signature);
@@ -313,7 +319,7 @@ TEST_F(TransferTest, APrecheckOfAnotherShapeIsALocalFailureNotAReceipt) {
   precheck.coin_ids.pop_back();
   Overlay overlay(world.state);
   PulseUsage usage;
-  const auto applied = apply_transaction(overlay, tx, precheck, world.params, usage);
+  const auto applied = apply_transaction(overlay, tx, precheck, world.params, 1, usage);
   ASSERT_FALSE(applied.ok());
   EXPECT_EQ(applied.error().code, base::Errc::internal);
   EXPECT_TRUE(overlay.write_set().empty());
@@ -334,7 +340,7 @@ TEST(TransferSender, ACoinIdAsSenderIsWrongKeys) {
   auto tx = world.transfer(alice, 0, {coin}, {{Id{}, 1}});
   tx.payload.sender = coin;
   tx = testing::sign_as(alice, tx);
-  const auto outcome = execute_pulse(world.state, {&tx, 1}, world.params);
+  const auto outcome = execute_pulse(world.state, {&tx, 1}, world.params, 1);
   ASSERT_TRUE(outcome.ok()) << outcome.error().to_string();
   EXPECT_EQ(outcome->receipts.at(0).status, TxStatus::wrong_keys);
   EXPECT_TRUE(outcome->writes.empty());

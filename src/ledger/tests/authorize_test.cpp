@@ -52,8 +52,9 @@ TEST(Authorize, AuthorizedWritesTheAccountWithTheNonceAdvanced) {
   PulseUsage usage;
   const auto auth = authorize(state, s.request(), s.params, usage).value();
   ASSERT_EQ(auth.status, TxStatus::success);
-  EXPECT_EQ(auth.authorized.fee_coin, (Coin{s.sender, 500}));
-  EXPECT_EQ(auth.authorized.fee_coin_id, s.coin);
+  ASSERT_TRUE(auth.authorized.fee_coin.has_value());
+  EXPECT_EQ(auth.authorized.fee_coin->coin, (Coin{s.sender, 500}));
+  EXPECT_EQ(auth.authorized.fee_coin->id, s.coin);
   EXPECT_EQ(usage, (PulseUsage{1, 100, 50, 10}));
   EXPECT_EQ(s.verify_calls, 1);
   const auto writes = state.write_set();

@@ -253,7 +253,7 @@ TEST_F(TxPoolTest, SelectsEachSenderInNonceOrder) {
   const auto selection = txs.select(params.limits);
   std::vector<exec::Transaction> pulse;
   for (const auto& tx : selection.transactions) pulse.push_back(*tx);
-  const auto outcome = exec::execute_pulse(state, pulse, params).value();
+  const auto outcome = exec::execute_pulse(state, pulse, params, 1).value();
   for (const auto& receipt : outcome.receipts) EXPECT_EQ(receipt.status, ledger::TxStatus::success);
 }
 
@@ -381,7 +381,7 @@ TEST_F(TxPoolTest, HoldsFutureNoncesUntilTheGapFills) {
   // The account reaches nonce 1 through a transaction the pool never saw.
   const auto elsewhere = transfer(0, 0, 0, {coin(0, 3)});
   const std::vector<exec::Transaction> pulse = {elsewhere};
-  const auto outcome = exec::execute_pulse(state, pulse, params).value();
+  const auto outcome = exec::execute_pulse(state, pulse, params, 1).value();
   ASSERT_EQ(outcome.receipts[0].status, ledger::TxStatus::success);
   ASSERT_TRUE(exec::commit_pulse(state, outcome).ok());
   const std::vector<Id> executed = {exec::tx_id(elsewhere.payload)};
@@ -404,7 +404,7 @@ TEST_F(TxPoolTest, RemovesWhatAPulseExecutedOrMadeStale) {
   const auto other0 = transfer(0, 0, 5, {coin(0, 3)});
   const auto other1 = transfer(0, 1, 5, {coin(0, 2)});
   const std::vector<exec::Transaction> pulse = {b0, other0, other1};
-  const auto outcome = exec::execute_pulse(state, pulse, params).value();
+  const auto outcome = exec::execute_pulse(state, pulse, params, 1).value();
   for (const auto& receipt : outcome.receipts) ASSERT_EQ(receipt.status, ledger::TxStatus::success);
   ASSERT_TRUE(exec::commit_pulse(state, outcome).ok());
   const auto removed = txs.on_pulse_committed(ids_of(pulse), state).value();

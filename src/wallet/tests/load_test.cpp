@@ -394,7 +394,7 @@ TEST(Load, PlansChainsThatExecute) {
   EXPECT_EQ(txs[2].payload.sender, (*accounts)[0].id);
   const auto pre = exec::MemoryState::from_writes(exec::genesis_writes(devnet->genesis));
   ASSERT_TRUE(pre);
-  const auto outcome = exec::execute_pulse(*pre, txs, devnet->genesis.params);
+  const auto outcome = exec::execute_pulse(*pre, txs, devnet->genesis.params, 1);
   ASSERT_TRUE(outcome) << outcome.error().to_string();
   for (const auto& receipt : outcome->receipts) EXPECT_EQ(receipt.status, exec::TxStatus::success);
 

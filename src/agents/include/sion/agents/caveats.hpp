@@ -34,16 +34,18 @@ enum class PayeeClass : std::uint8_t {
 };
 inline constexpr std::uint8_t kAllPayeeClasses = 0x03;
 
-constexpr bool has(std::uint8_t bits, Action action) noexcept { return (bits & static_cast<std::uint8_t>(action)) != 0; }
+constexpr bool has(std::uint8_t bits, Action action) noexcept {
+  return (bits & static_cast<std::uint8_t>(action)) != 0;
+}
 constexpr bool has(std::uint8_t bits, PayeeClass c) noexcept { return (bits & static_cast<std::uint8_t>(c)) != 0; }
 
 struct Caveats {
-  std::uint64_t expiry_height = 0;   // may act in Pulses of height <= this
-  Amount per_payment = 0;            // the most one payment may move
-  Amount period_cap = 0;             // the most it may move per period
-  std::uint64_t period_length = 1;   // Pulses per period, >= 1
-  std::uint8_t actions = 0;          // bits of Action
-  std::uint8_t payee_classes = 0;    // bits of PayeeClass
+  std::uint64_t expiry_height = 0;     // may act in Pulses of height <= this
+  Amount per_payment = 0;              // the most one payment may move
+  Amount period_cap = 0;               // the most it may move per period
+  std::uint64_t period_length = 1;     // Pulses per period, >= 1
+  std::uint8_t actions = 0;            // bits of Action
+  std::uint8_t payee_classes = 0;      // bits of PayeeClass
   codec::List<Id, kMaxPayees> payees;  // strictly ascending
   static constexpr std::string_view codec_name = "Caveats";
   static constexpr auto codec_fields() {
@@ -68,12 +70,10 @@ struct Narrowing {
   codec::List<Id, kMaxPayees> payees;
   static constexpr std::string_view codec_name = "Narrowing";
   static constexpr auto codec_fields() {
-    return std::tuple{codec::field("expiry_height", &Narrowing::expiry_height),
-                      codec::field("per_payment", &Narrowing::per_payment),
-                      codec::field("period_cap", &Narrowing::period_cap),
-                      codec::field("actions", &Narrowing::actions),
-                      codec::field("payee_classes", &Narrowing::payee_classes),
-                      codec::field("payees", &Narrowing::payees)};
+    return std::tuple{
+        codec::field("expiry_height", &Narrowing::expiry_height), codec::field("per_payment", &Narrowing::per_payment),
+        codec::field("period_cap", &Narrowing::period_cap),       codec::field("actions", &Narrowing::actions),
+        codec::field("payee_classes", &Narrowing::payee_classes), codec::field("payees", &Narrowing::payees)};
   }
   bool operator==(const Narrowing&) const = default;
 };

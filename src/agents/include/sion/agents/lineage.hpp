@@ -21,7 +21,7 @@ using ledger::Id;
 inline constexpr std::size_t kMaxDepth = 16;
 
 struct Lineage {
-  Id root{};                                  // the root account's id
+  Id root{};                                   // the root account's id
   codec::List<std::uint32_t, kMaxDepth> path;  // child indices from the root down
   static constexpr std::string_view codec_name = "Lineage";
   static constexpr auto codec_fields() {

@@ -5,6 +5,7 @@
 // ledger::authorize(); the kind's own rules are reached by one std::visit
 // over TxBody.
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -28,14 +29,15 @@ struct TxPrecheck {
 // The ids and usage of `tx`, its signature not checked.
 TxPrecheck precheck_ids(const Transaction& tx);
 
-// Applies `tx`, whose ids `precheck` holds (the caller's promise). A given
-// signature verdict is used as is; nullopt verifies here. `usage` holds the
-// Pulse's running totals and grows by the transaction's usage from step 3
-// on. An error is a read failure of the pre-state; the Pulse fails with it.
+// Applies `tx`, whose ids `precheck` holds (the caller's promise), in the
+// Pulse of `height`. A given signature verdict is used as is; nullopt
+// verifies here. `usage` holds the Pulse's running totals and grows by the
+// transaction's usage from step 3 on. An error is a read failure of the
+// pre-state; the Pulse fails with it.
 base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, const TxPrecheck& precheck,
-                                        const ChainParams& params, PulseUsage& usage);
+                                        const ChainParams& params, std::uint64_t height, PulseUsage& usage);
 // As above with the ids computed here and the given verdict.
 base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, std::optional<bool> signature_ok,
-                                        const ChainParams& params, PulseUsage& usage);
+                                        const ChainParams& params, std::uint64_t height, PulseUsage& usage);
 
 }  // namespace sion::exec

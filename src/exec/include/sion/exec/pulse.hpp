@@ -2,6 +2,7 @@
 // Executing a Pulse: an ordered list of transactions applied to one
 // pre-state (docs/ledger.md, "Pulse execution").
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -37,11 +38,12 @@ struct PulseOutcome {
 };
 
 // Checks every signature first, in parallel, then applies the transactions
-// in order. Fails only if the pre-state cannot be read (io_error,
+// in order, as the Pulse of `height`. Fails only if the pre-state cannot be read (io_error,
 // corrupt_store) or a transaction is not encodable (invalid_argument: it
 // did not come from the decoder); invalid transactions get receipts.
 base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const Transaction> transactions,
-                                         const ChainParams& params, const PulseOptions& options = {});
+                                         const ChainParams& params, std::uint64_t height,
+                                         const PulseOptions& options = {});
 
 // What execute_pulse knows of each transaction before the state machine
 // runs, computed in parallel without reading any state: every

@@ -108,18 +108,23 @@ struct TracedPulse {
 // docs/ledger.md) would pass max_witness_bytes; a single transaction always
 // fits. Fails as execute_pulse fails.
 base::Result<TracedPulse> trace_pulse(const MemoryState& pre, std::span<const Transaction> transactions,
-                                      const ChainParams& params, const TraceOptions& options = {});
+                                      const ChainParams& params, std::uint64_t height,
+                                      const TraceOptions& options = {});
 
-// Where the replay of a Pulse stands between chunks: the next transaction,
-// the state root and the Pulse's budget totals so far. A Pulse's replay
-// starts at ReplayPoint::start(its pre-state root); each chunk must begin
+// Where the replay of a Pulse stands between chunks: the Pulse's height,
+// the next transaction, the state root and the Pulse's budget totals so
+// far. A Pulse's replay starts at ReplayPoint::start(its pre-state root, its
+// height, from its header); each chunk must begin
 // exactly where the previous one ended, so the same transactions and
 // witnesses can replay to one post-state root only, the full node's.
 struct ReplayPoint {
+  std::uint64_t height = 0;
   std::uint32_t next_tx = 0;
   commit::Hash root{};
   PulseUsage usage;
-  static ReplayPoint start(const commit::Hash& pre_root) noexcept { return {0, pre_root, {}}; }
+  static ReplayPoint start(const commit::Hash& pre_root, std::uint64_t height) noexcept {
+    return {height, 0, pre_root, {}};
+  }
   bool operator==(const ReplayPoint&) const = default;
 };
 

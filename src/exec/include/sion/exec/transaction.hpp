@@ -13,6 +13,7 @@
 #include <tuple>
 #include <variant>
 
+#include "sion/agents/kinds.hpp"
 #include "sion/base/result.hpp"
 #include "sion/codec/codec.hpp"
 #include "sion/crypto/bundle.hpp"
@@ -63,9 +64,18 @@ using ledger::to_object;
 using ledger::Transfer;
 using ledger::TxStatus;
 
+using agents::AgentPay;
+using agents::FundAgent;
+using agents::MaterializeAgents;
+using agents::OpenBatch;
+using agents::Restrict;
+using agents::SpawnAgent;
+using agents::SpawnCohort;
+
 // The kind-specific part: one alternative per kind, each a ledger::TxKind.
 // Later kinds are appended, never inserted.
-using TxBody = std::variant<Transfer>;
+using TxBody =
+    std::variant<Transfer, SpawnAgent, FundAgent, AgentPay, OpenBatch, SpawnCohort, MaterializeAgents, Restrict>;
 
 namespace detail {
 template <class Variant>

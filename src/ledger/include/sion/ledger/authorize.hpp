@@ -35,6 +35,7 @@ struct AuthRequest {
   PulseUsage usage;                        // the transaction's usage
   std::optional<Id> fee_coin_id;           // nullopt: the body names no fee coin
   std::optional<bool> signature_ok;        // step 4's verdict, when checked already
+  std::uint64_t height = 0;                // of the Pulse executing it
   // Step 4 without a verdict: whether the signature verifies under the
   // keys whose id is given. Called at most once, and only after step 3 has
   // counted the transaction, so no one gets a signature checked for free.
@@ -44,12 +45,18 @@ struct AuthRequest {
 // A transaction past steps 1 to 7. It pays its fee whatever its body does;
 // authorize() has already written the sender's account with the nonce
 // advanced.
+struct FeeCoin {
+  Id id{};
+  Coin coin;  // as the transaction found it: the sender's, holding at least the fee
+};
 struct Authorized {
   Id tx_id{};
   Id sender{};
   Amount fee = 0;
-  Id fee_coin_id{};
-  Coin fee_coin;  // as the transaction found it: the sender's, holding at least the fee
+  // The coin that pays the fee; nullopt when the fee was taken at
+  // authorization (an agent's, from its allotment: docs/agents.md).
+  std::optional<FeeCoin> fee_coin;
+  std::uint64_t height = 0;  // of the Pulse executing it
 };
 
 // Either a rejection (status 1..63; nothing was written) or, with status
@@ -70,7 +77,8 @@ base::Result<Authorization> authorize(Overlay& state, const AuthRequest& request
 // The receipt of an authorized transaction whose body fails with `status`
 // (64..): the fee coin pays the fee and what it held beyond the fee comes
 // back to the sender as one coin at `rest_id` (coin_id(tx_id, 0)); nothing
-// else changes.
+// else changes. Without a fee coin (the fee was taken at authorization)
+// nothing changes at all.
 Receipt fail_transaction(Overlay& state, const Authorized& tx, TxStatus status, const Id& rest_id);
 
 }  // namespace sion::ledger

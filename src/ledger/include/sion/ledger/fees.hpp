@@ -45,8 +45,16 @@ struct PulseUsage {
   void add(const PulseUsage& more) noexcept;
 };
 
+// A transaction whose key bundle has no parts is a member of a batch its
+// controller signed once (docs/agents.md, "Authorization of an agent's
+// transaction"): it costs these verify units (its inclusion path and its
+// batch's read) instead of a signature's.
+inline constexpr std::uint64_t kBatchMemberVerifyUnits = 50;
+inline bool is_batch_member(const crypto::KeyBundle& keys) noexcept { return keys.parts.empty(); }
+
 // One transaction's usage: one transaction, its encoded size, its
-// authorization bytes and the verify units of `keys`.
+// authorization bytes and the verify units of `keys` (of a batch member:
+// kBatchMemberVerifyUnits).
 PulseUsage tx_usage(std::uint64_t tx_bytes, const crypto::KeyBundle& keys, const crypto::SignatureBundle& auth);
 
 }  // namespace sion::ledger

@@ -49,6 +49,12 @@ class CorpusWriter {
     std::filesystem::create_directories(folder_);
   }
 
+  // One input: the body as it is.
+  void write(base::ByteView body) {
+    std::ofstream out(folder_ / (prefix_ + "-" + std::to_string(written_++)), std::ios::binary);
+    out.write(reinterpret_cast<const char*>(body.data()), static_cast<std::streamsize>(body.size()));
+  }
+  // One input whose first byte picks the decoder.
   void write(std::uint8_t kind, base::ByteView body) {
     std::ofstream out(folder_ / (prefix_ + "-" + std::to_string(written_++)), std::ios::binary);
     out.put(static_cast<char>(kind));
