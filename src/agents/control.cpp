@@ -43,8 +43,7 @@ Restriction restricted(Restriction restriction, const RestrictAction& action, co
     restriction.suspended_until = std::max(restriction.suspended_until, suspend->until_height);
   } else {
     const Narrowing& narrowing = std::get<Narrow>(action).narrowing;
-    restriction.narrowing =
-        restriction.narrowing ? meet(*restriction.narrowing, narrowing, root) : narrowing;
+    restriction.narrowing = restriction.narrowing ? meet(*restriction.narrowing, narrowing, root) : narrowing;
   }
   return restriction;
 }
@@ -58,8 +57,8 @@ base::Result<Receipt> apply_body(ledger::Overlay& state, const Restrict& body, c
   SION_TRY(const auto target, read_agent(state, body.target));
   if (!target) return fail(state, tx, TxStatus::not_an_agent, new_ids);
   const Lineage& lineage = target->charter.lineage;
-  const bool ancestor = loaded.payer.agent ? is_proper_ancestor(loaded.payer.agent->charter.lineage, lineage)
-                                           : tx.sender == lineage.root;
+  const bool ancestor =
+      loaded.payer.agent ? is_proper_ancestor(loaded.payer.agent->charter.lineage, lineage) : tx.sender == lineage.root;
   if (!ancestor) return fail(state, tx, TxStatus::not_an_ancestor, new_ids);
   if (const auto* narrow = std::get_if<Narrow>(&body.action); narrow && !well_formed(narrow->narrowing)) {
     return fail(state, tx, TxStatus::caveats_malformed, new_ids);

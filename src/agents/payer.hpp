@@ -14,7 +14,7 @@ namespace sion::agents::detail {
 
 struct Payer {
   std::optional<AgentState> agent;  // nullopt: an account
-  EffectiveCaveats caveats;          // an agent's, at the transaction's height
+  EffectiveCaveats caveats;         // an agent's, at the transaction's height
 };
 
 struct Loaded {

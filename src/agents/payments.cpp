@@ -1,8 +1,8 @@
 // FundAgent and AgentPay (docs/agents.md, "Kinds"): the kinds that move
 // value to an agent or to a payee.
 #include "payer.hpp"
-#include "sion/base/checked.hpp"
 #include "sion/agents/kinds.hpp"
+#include "sion/base/checked.hpp"
 
 namespace sion::agents {
 
@@ -39,8 +39,8 @@ base::Result<Receipt> apply_body(ledger::Overlay& state, const FundAgent& body, 
   SION_TRY(const auto recipient, read_recipient(state, body.agent));
   if (!recipient) return fail(state, tx, TxStatus::not_an_agent, new_ids);
   // Funding itself moves nothing out of the balance it adds to.
-  const Amount after_move = recipient->id == tx.sender ? recipient->allotment.balance - body.amount
-                                                         : recipient->allotment.balance;
+  const Amount after_move =
+      recipient->id == tx.sender ? recipient->allotment.balance - body.amount : recipient->allotment.balance;
   if (!base::checked_add(after_move, body.amount)) return fail(state, tx, TxStatus::amount_overflow, new_ids);
   SION_TRY(const auto funds, detail::check_funds(state, loaded.payer, body.coins, body.amount, tx));
   if (funds.status != TxStatus::success) return fail(state, tx, funds.status, new_ids);
@@ -65,8 +65,8 @@ base::Result<Receipt> apply_body(ledger::Overlay& state, const AgentPay& body, c
   if (funds.status != TxStatus::success) return fail(state, tx, funds.status, new_ids);
   SION_TRY(const auto recipient, read_recipient(state, body.payee));
   if (recipient) {
-    const Amount after_move = recipient->id == tx.sender ? recipient->allotment.balance - body.amount
-                                                           : recipient->allotment.balance;
+    const Amount after_move =
+        recipient->id == tx.sender ? recipient->allotment.balance - body.amount : recipient->allotment.balance;
     if (!base::checked_add(after_move, body.amount)) return fail(state, tx, TxStatus::amount_overflow, new_ids);
   }
 

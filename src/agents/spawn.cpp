@@ -93,8 +93,7 @@ base::Result<Receipt> spawn_child(ledger::Overlay& state, const ledger::Authoriz
   SION_TRY(const auto funds, detail::check_funds(state, loaded.payer, spec.coins, spec.amount, tx));
   if (funds.status != TxStatus::success) return fail(state, tx, funds.status, new_ids);
 
-  const std::uint32_t created =
-      detail::take_funds(state, loaded.payer, spec.coins, spec.amount, funds, tx, new_ids[0]);
+  const std::uint32_t created = detail::take_funds(state, loaded.payer, spec.coins, spec.amount, funds, tx, new_ids[0]);
   write_new_agent(state, placement.id, make_charter(placement.lineage), spec.amount);
   return Receipt{tx.tx_id, TxStatus::success, tx.fee, created};
 }
@@ -113,8 +112,13 @@ base::Result<Receipt> apply_body(ledger::Overlay& state, const SpawnCohort& body
                                  std::span<const Id> new_ids) {
   // The members sit one level below the node.
   const bool counted = body.members.count >= 1 && body.members.count <= kMaxCohortMembers;
-  const ChildSpec spec{Action::cohort,      body.index,  1, body.caveats, body.members.total,
-                       body.coins,          counted ? TxStatus::success : TxStatus::cohort_malformed};
+  const ChildSpec spec{Action::cohort,
+                       body.index,
+                       1,
+                       body.caveats,
+                       body.members.total,
+                       body.coins,
+                       counted ? TxStatus::success : TxStatus::cohort_malformed};
   return spawn_child(state, tx, new_ids, spec, [&](const Lineage& lineage) {
     return Charter{lineage, Keyless{body.controller}, body.caveats, body.members};
   });
@@ -124,8 +128,8 @@ namespace {
 
 // One revealed member against its cohort: its proof, its caveats, and that
 // it does not exist yet.
-base::Result<TxStatus> check_member(const ledger::Overlay& state, const AgentState& cohort,
-                                    const CohortMember& member, Lineage& lineage, Id& id) {
+base::Result<TxStatus> check_member(const ledger::Overlay& state, const AgentState& cohort, const CohortMember& member,
+                                    Lineage& lineage, Id& id) {
   const CohortRoot& members = *cohort.charter.cohort;
   if (member.index >= members.count || member.proof.leaf_index != member.index) return TxStatus::bad_member_proof;
   const commit::SumLeaf leaf = member_leaf(MemberTerms{member.index, member.caveats}, member.allotment);

@@ -10,7 +10,8 @@ namespace sion::ledger {
 base::Result<CoinsCheck> check_coins(const Overlay& state, std::span<const Id> inputs, const Id& owner) {
   std::vector<Id> sorted(inputs.begin(), inputs.end());
   std::sort(sorted.begin(), sorted.end());
-  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return CoinsCheck{TxStatus::duplicate_input, std::nullopt};
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+    return CoinsCheck{TxStatus::duplicate_input, std::nullopt};
 
   std::vector<Coin> coins;
   coins.reserve(inputs.size());

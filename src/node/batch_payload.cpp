@@ -35,16 +35,19 @@ base::Status check_batch(const consensus::Batch& batch, const ledger::ChainParam
   }
   // The first bad signature by position, whichever thread finds it.
   std::atomic<std::size_t> first_bad{transactions.size()};
-  base::for_slices(executor, transactions.size(), base::concurrency(executor),
-                   [&](unsigned, std::size_t begin, std::size_t end) {
-                     for (std::size_t i = begin; i < end; ++i) {
-                       if (exec::verify_signatures(transactions[i], cache)) continue;
-                       std::size_t seen = first_bad.load();
-                       while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
-                       }
-                       return;
-                     }
-                   });
+  base::for_slices(
+      executor, transactions.size(), base::concurrency(executor), [&](unsigned, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+          // A batch member's place is checked at execution.
+          if (!exec::carries_signature(transactions[i]) || exec::verify_signatures(transactions[i], cache)) {
+            continue;
+          }
+          std::size_t seen = first_bad.load();
+          while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
+          }
+          return;
+        }
+      });
   if (first_bad.load() < transactions.size()) {
     return base::fail(
         base::Errc::invalid_value,

@@ -93,8 +93,9 @@ base::Result<SubmitOutcome> Node::submit(exec::Transaction tx, std::uint64_t now
     }
     facts = admission.facts;
   }
-  // The expensive step, outside every lock.
-  if (!exec::verify_signatures(tx, &cache_)) {
+  // The expensive step, outside every lock. A batch member has no
+  // signature: the pool checked its place.
+  if (exec::carries_signature(tx) && !exec::verify_signatures(tx, &cache_)) {
     std::lock_guard pool_lock(pool_mutex_);
     pool_->record_refusal(policy::PolicyCode::bad_signature);
     out.verdict = policy::refuse(policy::PolicyCode::bad_signature,

@@ -7,6 +7,8 @@
 #include <utility>
 #include <variant>
 
+#include "sion/agents/batch.hpp"
+#include "sion/agents/standing.hpp"
 #include "sion/base/bytes.hpp"
 #include "sion/base/checked.hpp"
 #include "sion/crypto/bundle.hpp"
@@ -27,6 +29,41 @@ bool feerate_at_least(ledger::Amount fee_a, std::uint64_t bytes_a, ledger::Amoun
 }
 
 std::string short_id(const ledger::Id& id) { return base::to_hex(base::ByteView(id.data(), 8)); }
+
+// The agent at `sender`, if a charter is there (docs/agents.md).
+base::Result<std::optional<agents::AgentState>> agent_at(const ledger::StateView& view, const ledger::Id& sender) {
+  const ledger::Overlay state(view);
+  return agents::read_agent(state, sender);
+}
+
+// A batch member's place against the latest state: it must prove the
+// payload in a batch its agent's controller opened. Expiry is left to
+// execution, which knows the height (docs/agents.md, step 2).
+base::Result<PolicyVerdict> check_place(const exec::Transaction& tx, const agents::AgentState& agent,
+                                        const ledger::StateView& view) {
+  const auto* keyless = std::get_if<agents::Keyless>(&agent.charter.authority);
+  if (keyless == nullptr) {
+    return refuse(PolicyCode::wrong_keys, "a keyed agent signs its own transactions; it sends no batch members");
+  }
+  const auto place = agents::member_place(tx.auth);
+  if (!place) return refuse(PolicyCode::bad_batch_place, "the member's auth holds no batch place");
+  SION_TRY(const auto object, view.get(place->batch));
+  if (!object || object->type != static_cast<std::uint32_t>(ledger::ObjectType::batch)) {
+    return refuse(PolicyCode::bad_batch_place, "batch " + short_id(place->batch) + " does not exist");
+  }
+  SION_TRY(const agents::AuthBatch batch, agents::batch_from(*object));
+  if (batch.controller != keyless->controller) {
+    return refuse(PolicyCode::bad_batch_place, "batch " + short_id(place->batch) + " was opened by " +
+                                                   short_id(batch.controller) + ", not the agent's controller " +
+                                                   short_id(keyless->controller));
+  }
+  if (!agents::proves_member(*place, codec::encode(tx.payload), batch)) {
+    return refuse(PolicyCode::bad_batch_place, "the place does not prove the transaction as item " +
+                                                   std::to_string(place->index) + " of batch " +
+                                                   short_id(place->batch));
+  }
+  return PolicyVerdict{};
+}
 
 }  // namespace
 
@@ -110,6 +147,11 @@ std::optional<TxPool::PooledCoin> TxPool::pooled_coin(const ledger::Id& sender, 
               made = i < body.outputs.size() ? PooledCoin{body.outputs[i].owner, body.outputs[i].amount}
                                              : PooledCoin{parent.payload.sender, std::nullopt};
             }
+          } else if constexpr (requires { body.coins; }) {
+            // An account's agent kind returns its change at id 0 (docs/agents.md).
+            if (!body.coins.empty() && ledger::coin_id(tx_id, 0) == coin) {
+              made = PooledCoin{parent.payload.sender, std::nullopt};
+            }
           }
         },
         parent.payload.body);
@@ -120,6 +162,16 @@ std::optional<TxPool::PooledCoin> TxPool::pooled_coin(const ledger::Id& sender, 
 
 base::Result<PolicyVerdict> TxPool::check_coins(const exec::Transaction& tx, const ledger::StateView& view) const {
   const exec::TxPayload& payload = tx.payload;
+  // An agent pays its fee from its allotment and spends no coins.
+  SION_TRY(const auto agent, agent_at(view, payload.sender));
+  if (agent) {
+    if (agent->allotment.balance < payload.fee) {
+      return refuse(PolicyCode::fee_unpayable, "the agent's allotment holds " +
+                                                   std::to_string(agent->allotment.balance) + ", less than the fee " +
+                                                   std::to_string(payload.fee));
+    }
+    return PolicyVerdict{};
+  }
   // A coin that a lower nonce of the same sender creates counts as there: a
   // wallet may send a chain of transactions, each spending the change of
   // the one before. The amount of such a change coin is not known before
@@ -182,6 +234,30 @@ base::Result<TxPool::Plan> TxPool::plan(const exec::Transaction& tx, const TxFac
     out.verdict = refuse(PolicyCode::already_pooled, "transaction " + short_id(facts.tx_id) + " is already pooled");
     return out;
   }
+  // An agent's transaction: the sender's charter, its keys or its batch
+  // place, and its allotment's nonce (docs/agents.md, "Authorization of an
+  // agent's transaction").
+  SION_TRY(const auto agent, agent_at(view, payload.sender));
+  const bool member = ledger::is_batch_member(tx.keys);
+  if (agent || member) {
+    if (!agent || agent->charter.cohort) {
+      out.verdict = refuse(PolicyCode::not_an_agent, agent ? "the sender is a cohort node, which never acts"
+                                                           : "a batch member's sender holds no charter");
+      return out;
+    }
+    if (member) {
+      SION_TRY(out.verdict, check_place(tx, *agent, view));
+      if (!out.verdict) return out;
+    } else {
+      const auto* keyed = std::get_if<agents::Keyed>(&agent->charter.authority);
+      if (keyed == nullptr || !facts.keys_id || *facts.keys_id != keyed->keys_id) {
+        out.verdict = refuse(PolicyCode::wrong_keys, "the keys are not the agent's");
+        return out;
+      }
+    }
+    out.account_nonce = agent->allotment.nonce;
+    return check_nonce_and_room(tx, facts, view, out);
+  }
   // The sender's account in the latest committed state (docs/ledger.md,
   // "Applying a transaction", steps 2, 5 and 7, and the inputs of step 8).
   if (!facts.keys_id) {
@@ -205,6 +281,13 @@ base::Result<TxPool::Plan> TxPool::plan(const exec::Transaction& tx, const TxFac
     }
     out.account_nonce = account.nonce;
   }
+  return check_nonce_and_room(tx, facts, view, out);
+}
+
+// From the nonce on, for accounts and agents alike.
+base::Result<TxPool::Plan> TxPool::check_nonce_and_room(const exec::Transaction& tx, const TxFacts& facts,
+                                                        const ledger::StateView& view, Plan& out) const {
+  const exec::TxPayload& payload = tx.payload;
   if (payload.nonce < out.account_nonce) {
     out.verdict =
         refuse(PolicyCode::nonce_too_low, "nonce " + std::to_string(payload.nonce) + " is below the account's nonce " +
@@ -483,6 +566,9 @@ base::Result<std::vector<Removed>> TxPool::on_pulse_committed(std::span<const le
     if (object && object->type == static_cast<std::uint32_t>(ledger::ObjectType::account)) {
       SION_TRY(const ledger::Account account, ledger::account_from(*object));
       nonce = account.nonce;
+    } else if (object && object->type == static_cast<std::uint32_t>(ledger::ObjectType::charter)) {
+      SION_TRY(const auto agent, agent_at(view, sender));
+      if (agent) nonce = agent->allotment.nonce;
     }
     SION_TRY_STATUS(resync(sender, nonce, view, removed));
   }

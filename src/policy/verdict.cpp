@@ -25,6 +25,8 @@ std::string_view policy_code_name(PolicyCode code) noexcept {
     case PolicyCode::replacement_underpriced: return "replacement_underpriced";
     case PolicyCode::pool_full: return "pool_full";
     case PolicyCode::bad_signature: return "bad_signature";
+    case PolicyCode::not_an_agent: return "not_an_agent";
+    case PolicyCode::bad_batch_place: return "bad_batch_place";
   }
   return "unknown_policy_code";
 }

@@ -74,7 +74,8 @@ struct Fixture {
     f.owner_id = exec::account_id(f.owner.public_bundle());
     f.coin = exec::genesis_coin_id(0);
     std::uint64_t nonce = 0;
-    f.run(f.by_owner(exec::SpawnAgent{0, agents::Keyed{f.agent_keys.id()}, open_caveats(), 200'000, {f.coin}}, nonce++));
+    f.run(
+        f.by_owner(exec::SpawnAgent{0, agents::Keyed{f.agent_keys.id()}, open_caveats(), 200'000, {f.coin}}, nonce++));
     f.keyed = agents::lineage_id(agents::child_of_account(f.owner_id, 0));
     f.run(f.by_owner(exec::SpawnAgent{1, agents::Keyless{f.owner_id}, open_caveats(), 200'000, {f.coin}}, nonce++));
     f.keyless = agents::lineage_id(agents::child_of_account(f.owner_id, 1));
@@ -115,9 +116,7 @@ int main(int argc, char** argv) {
   if (argc != 2) return 2;
   const Fixture& f = fixture();
   codec::testing::CorpusWriter corpus(argv[1], "input");
-  const auto write = [&](const std::vector<exec::Transaction>& txs) {
-    corpus.write(codec::encode(Transactions(txs)));
-  };
+  const auto write = [&](const std::vector<exec::Transaction>& txs) { corpus.write(codec::encode(Transactions(txs))); };
   std::uint64_t owner_nonce = 5;
   const auto signed_agent = [&](exec::TxBody body, std::uint64_t nonce) {
     return exec::make_signed(f.agent_keys, f.genesis.params, f.keyed, nonce, std::move(body), std::nullopt,

@@ -119,7 +119,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       return 0;
     }
     // From the point the chunk claims, so that the witness is what is tested.
-    const exec::ReplayPoint from{chunk->first_tx, chunk->witness.pre_root, chunk->usage_before};
+    const exec::ReplayPoint from{1, chunk->first_tx, chunk->witness.pre_root, chunk->usage_before};
     auto root = exec::replay_chunk(from, *chunk, f.transfer, f.genesis.params, false);
     if (!root && root.error().reason.empty()) std::abort();
   } else if (data[0] == 4) {

@@ -87,9 +87,9 @@ struct AgentWorld : World {
     EXPECT_EQ(run_one(tx).status, expect);
     ledger::Overlay view(state);
     const auto parent_agent = parent ? agents::read_agent(view, *parent).value() : std::nullopt;
-    const std::optional<agents::Lineage> lineage =
-        parent_agent ? agents::child_lineage(parent_agent->charter.lineage, index)
-                     : agents::child_of_account(owner_id, index);
+    const std::optional<agents::Lineage> lineage = parent_agent
+                                                       ? agents::child_lineage(parent_agent->charter.lineage, index)
+                                                       : agents::child_of_account(owner_id, index);
     return lineage ? agents::lineage_id(*lineage) : Id{};  // none below the deepest level
   }
 
@@ -258,8 +258,7 @@ TEST(Agents, RevokingAnAncestorStopsEveryDescendantWithoutTouchingThem) {
                                   Restrict{a.id, agents::Revoke{}, w.account_coins(w.controller_id)}))
                 .status,
             TxStatus::not_an_ancestor);
-  EXPECT_EQ(w.run_one(w.signed_by(b_keys, b, Restrict{a.id, agents::Revoke{}, {}})).status,
-            TxStatus::not_an_ancestor);
+  EXPECT_EQ(w.run_one(w.signed_by(b_keys, b, Restrict{a.id, agents::Revoke{}, {}})).status, TxStatus::not_an_ancestor);
 
   const PulseOutcome revoked =
       w.run({w.signed_by(w.owner, w.owner_id, Restrict{a.id, agents::Revoke{}, w.account_coins(w.owner_id)})});
@@ -321,9 +320,10 @@ struct BatchWorld : AgentWorld {
 
 TEST(Agents, BatchMembersPayWithOneSignatureForTheBatch) {
   BatchWorld w;
-  const std::vector<MemberIntent> intents = {
-      {w.k1, 0, AgentPay{payee_n(0xe1), 10}}, {w.k2, 0, AgentPay{payee_n(0xe2), 20}},
-      {w.k1, 1, AgentPay{payee_n(0xe3), 30}}, {w.k2, 1, AgentPay{payee_n(0xe4), 101}}};
+  const std::vector<MemberIntent> intents = {{w.k1, 0, AgentPay{payee_n(0xe1), 10}},
+                                             {w.k2, 0, AgentPay{payee_n(0xe2), 20}},
+                                             {w.k1, 1, AgentPay{payee_n(0xe3), 30}},
+                                             {w.k2, 1, AgentPay{payee_n(0xe4), 101}}};
   const MemberBatch batch = make_member_batch(w.params, intents).value();
   const Id id = w.open(batch, 100);
   const auto members = batch.members(id).value();
@@ -345,14 +345,14 @@ TEST(Agents, BatchMembersPayWithOneSignatureForTheBatch) {
 
 TEST(Agents, AMemberOutsideItsBatchIsRejected) {
   BatchWorld w;
-  const MemberBatch first = make_member_batch(w.params, std::vector<MemberIntent>{
-                                                            {w.k1, 0, AgentPay{payee_n(0xe1), 10}},
+  const MemberBatch first =
+      make_member_batch(w.params, std::vector<MemberIntent>{{w.k1, 0, AgentPay{payee_n(0xe1), 10}},
                                                             {w.k2, 0, AgentPay{payee_n(0xe2), 10}}})
-                                .value();
-  const MemberBatch second = make_member_batch(w.params, std::vector<MemberIntent>{
-                                                             {w.k1, 0, AgentPay{payee_n(0xe5), 10}},
-                                                             {w.k2, 0, AgentPay{payee_n(0xe6), 10}}})
-                                 .value();
+          .value();
+  const MemberBatch second =
+      make_member_batch(w.params, std::vector<MemberIntent>{{w.k1, 0, AgentPay{payee_n(0xe5), 10}},
+                                                            {w.k2, 0, AgentPay{payee_n(0xe6), 10}}})
+          .value();
   const Id first_id = w.open(first, 100);
   const auto expect_rejected = [&](const Transaction& tx, TxStatus status) {
     const PulseOutcome outcome = w.run({tx});
@@ -436,8 +436,8 @@ TEST(Agents, ACohortMaterializesEachMemberOnce) {
   forged.index = 4;  // another member's place
   EXPECT_EQ(w.materialize({forged}), TxStatus::bad_member_proof);
   EXPECT_EQ(w.materialize({}), TxStatus::cohort_malformed);
-  const Receipt not_cohort = w.run_one(w.signed_by(
-      w.owner, w.owner_id, MaterializeAgents{w.owner_id, {w.member(2)}, w.account_coins(w.owner_id)}));
+  const Receipt not_cohort = w.run_one(
+      w.signed_by(w.owner, w.owner_id, MaterializeAgents{w.owner_id, {w.member(2)}, w.account_coins(w.owner_id)}));
   EXPECT_EQ(not_cohort.status, TxStatus::not_a_cohort);
 
   // The cohort node never acts; a materialized member acts through its
@@ -457,23 +457,23 @@ TEST(Agents, ACohortMaterializesEachMemberOnce) {
 TEST(Agents, ACohortCannotPromiseMoreThanItsFunds) {
   CohortWorld w;
   const agents::CohortRoot too_much{w.tree.root().hash, 2'000'000'000, 8};
-  const Receipt r = w.run_one(
-      w.signed_by(w.owner, w.owner_id, SpawnCohort{4, w.controller_id, w.bound, too_much, w.account_coins(w.owner_id)}));
+  const Receipt r = w.run_one(w.signed_by(
+      w.owner, w.owner_id, SpawnCohort{4, w.controller_id, w.bound, too_much, w.account_coins(w.owner_id)}));
   EXPECT_EQ(r.status, TxStatus::insufficient_funds);
   // A member whose caveats exceed the cohort's bound is refused at materialization.
   agents::CohortSpec wide = w.spec;
   wide.caveats[0] = caveats(101, 500);
   const auto wide_tree = agents::build_cohort_tree(wide).value();
-  const Receipt spawned = w.run_one(
-      w.signed_by(w.owner, w.owner_id,
-                  SpawnCohort{5, w.controller_id, w.bound, agents::CohortRoot{wide_tree.root().hash,
-                                                                               wide_tree.root().sum, 8},
-                              w.account_coins(w.owner_id)}));
+  const Receipt spawned = w.run_one(w.signed_by(
+      w.owner, w.owner_id,
+      SpawnCohort{5, w.controller_id, w.bound, agents::CohortRoot{wide_tree.root().hash, wide_tree.root().sum, 8},
+                  w.account_coins(w.owner_id)}));
   ASSERT_EQ(spawned.status, TxStatus::success);
   const Id wide_id = agents::lineage_id(agents::child_of_account(w.owner_id, 5));
   const Receipt refused = w.run_one(w.signed_by(
       w.owner, w.owner_id,
-      MaterializeAgents{wide_id, {agents::CohortMember{0, wide.caveats[0], wide.allotments[0], wide_tree.prove(0).value()}},
+      MaterializeAgents{wide_id,
+                        {agents::CohortMember{0, wide.caveats[0], wide.allotments[0], wide_tree.prove(0).value()}},
                         w.account_coins(w.owner_id)}));
   EXPECT_EQ(refused.status, TxStatus::caveats_not_within);
 }

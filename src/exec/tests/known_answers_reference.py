@@ -9,50 +9,18 @@ two pages, and decodes docs/known-transaction.hex by the codec of
 docs/codec.md. Prints one line per failed check; exits 1 if any failed.
 Usage: known_answers_reference.py [SOURCE_DIR]
 """
-import hashlib
 import os
-import re
 import sys
 
-SOURCE = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..", "..")
-LABEL = re.compile(r"^([a-z][^:]*): ([0-9a-f ]*[0-9a-f][0-9a-f ]*)$")
-CONTINUATION = re.compile(r"^ [0-9a-f ]*[0-9a-f][0-9a-f ]*$")
-failures = []
-checked = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "base", "testing"))
+from known_answers import H, check, report, source_dir  # noqa: E402
+import known_answers  # noqa: E402
 
-
-def H(data):
-    return hashlib.sha3_256(data).digest()
-
-
-def check(what, got, want):
-    global checked
-    checked += 1
-    if got != want:
-        failures.append(f"{what}: computed {got.hex() if isinstance(got, bytes) else got}, "
-                        f"documented {want.hex() if isinstance(want, bytes) else want}")
+SOURCE = source_dir(__file__)
 
 
 def doc_values(name):
-    values, current, fenced = {}, None, False
-    for line in open(os.path.join(SOURCE, "docs", name), encoding="utf-8"):
-        line = line.rstrip("\n")
-        if line.startswith("```"):
-            fenced, current = not fenced, None
-            continue
-        if not fenced:
-            continue
-        text = line.split("//")[0].rstrip()
-        m = LABEL.match(text)
-        if m:
-            assert m.group(1) not in values, f"{name}: {m.group(1)} twice"
-            current = m.group(1)
-            values[current] = m.group(2).replace(" ", "")
-        elif current and CONTINUATION.match(text):
-            values[current] += text.replace(" ", "")
-        else:
-            current = None
-    return values
+    return known_answers.doc_values(SOURCE, name)
 
 
 class Reader:
@@ -264,7 +232,4 @@ def check_pulse_header(v, b, number, tx_id, payload):
 
 check_state_tree()
 check_ledger()
-for failure in failures:
-    print("FAIL", failure)
-print(f"{checked - len(failures)} of {checked} checks passed")
-sys.exit(1 if failures else 0)
+report()

@@ -137,6 +137,8 @@ TEST(PolicyCodes, NumbersAndNamesAreStable) {
       {PolicyCode::replacement_underpriced, "replacement_underpriced"},
       {PolicyCode::pool_full, "pool_full"},
       {PolicyCode::bad_signature, "bad_signature"},
+      {PolicyCode::not_an_agent, "not_an_agent"},
+      {PolicyCode::bad_batch_place, "bad_batch_place"},
   };
   ASSERT_EQ(codes.size(), kAllPolicyCodes.size());
   for (std::size_t i = 0; i < codes.size(); ++i) {
@@ -146,7 +148,7 @@ TEST(PolicyCodes, NumbersAndNamesAreStable) {
   }
   EXPECT_EQ(codec::encode(PolicyCode::fee_below_floor), base::Bytes{6});
   EXPECT_EQ(codec::encode(PolicyCode::bad_signature), base::Bytes{20});
-  EXPECT_FALSE(codec::decode<PolicyCode>(base::Bytes{21}).ok());
+  EXPECT_FALSE(codec::decode<PolicyCode>(base::Bytes{23}).ok());
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "sion/agents/batch.hpp"
+#include "sion/agents/objects.hpp"
 #include "sion/exec/pulse.hpp"
 #include "sion/exec/tx_builder.hpp"
 
@@ -190,8 +192,12 @@ TEST_F(TxPoolTest, RefusesWrongKeys) {
   EXPECT_EQ(refusal(txs, resigned), PolicyCode::wrong_keys);
   // Malformed keys.
   auto malformed = transfer(2, 0, 0);
-  malformed.keys.parts.clear();
+  malformed.keys.parts.at(0).key.pop_back();
   EXPECT_EQ(refusal(txs, malformed), PolicyCode::wrong_keys);
+  // No keys at all make a batch member, which only an agent sends.
+  auto member = transfer(2, 0, 0);
+  member.keys.parts.clear();
+  EXPECT_EQ(refusal(txs, member), PolicyCode::not_an_agent);
 }
 
 TEST_F(TxPoolTest, RefusesNoncesOutOfRange) {
@@ -469,6 +475,130 @@ TEST(PoolNames, RemovalReasonsAndStatusesAreStable) {
   }
   EXPECT_EQ(pool_status_name(PoolStatus::pending), "pending");
   EXPECT_EQ(pool_status_name(PoolStatus::held), "held");
+}
+
+}  // namespace
+}  // namespace sion::policy
+
+namespace sion::policy {
+namespace {
+
+// Agents' transactions (docs/agents.md): a keyed agent signs with its own
+// keys, a keyless one comes as a batch member; both pay from the allotment
+// and take its nonce.
+class AgentPoolTest : public TxPoolTest {
+ protected:
+  void SetUp() override {
+    TxPoolTest::SetUp();
+    agents::Caveats caveats;
+    caveats.expiry_height = 1000;
+    caveats.per_payment = 1000;
+    caveats.period_cap = 100'000;
+    caveats.period_length = 10;
+    caveats.actions = agents::kAllActions;
+    caveats.payee_classes = static_cast<std::uint8_t>(agents::PayeeClass::any);
+    const Id owner = wallets()[0].account;
+    keyed = agents::lineage_id(agents::child_of_account(owner, 0));
+    keyless = agents::lineage_id(agents::child_of_account(owner, 1));
+    put_agent(agents::child_of_account(owner, 0), agents::Keyed{wallets()[1].keys.id()}, caveats, 200'000);
+    put_agent(agents::child_of_account(owner, 1), agents::Keyless{wallets()[2].account}, caveats, 200'000);
+  }
+
+  void put_agent(const agents::Lineage& lineage, agents::Authority authority, const agents::Caveats& caveats,
+                 Amount balance) {
+    const Id id = agents::lineage_id(lineage);
+    std::vector<state::ObjectWrite> writes = {
+        {id, agents::to_object(agents::Charter{lineage, std::move(authority), caveats, std::nullopt}, 1)},
+        {agents::allotment_id(id), agents::to_object(agents::Allotment{balance, 0, 0, 0}, 1)}};
+    std::sort(writes.begin(), writes.end(),
+              [](const auto& a, const auto& b) { return commit::HashOrder{}(a.id, b.id); });
+    ASSERT_TRUE(state.apply(writes).ok());
+  }
+
+  exec::Transaction keyed_pay(std::uint64_t nonce, std::size_t signer = 1) const {
+    return exec::make_signed(wallets()[signer].keys, params, keyed, nonce, exec::AgentPay{Id{}, 10}, std::nullopt,
+                             crypto::Hedging::deterministic)
+        .value();
+  }
+
+  // A batch of two members of the keyless agent, opened (as its object) by
+  // `controller`.
+  std::vector<exec::Transaction> members(const Id& controller) {
+    const std::vector<exec::MemberIntent> intents = {{keyless, 0, exec::AgentPay{Id{}, 10}},
+                                                     {keyless, 1, exec::AgentPay{Id{}, 20}}};
+    const auto batch = exec::make_member_batch(params, intents).value();
+    Id opening{};
+    opening.fill(0xb0);
+    const Id batch_id = agents::batch_id(opening);
+    const std::vector<state::ObjectWrite> writes = {
+        {batch_id, agents::to_object(agents::AuthBatch{controller, batch.root, batch.count(), 100}, 1)}};
+    EXPECT_TRUE(state.apply(writes).ok());
+    return batch.members(batch_id).value();
+  }
+
+  Id keyed{};
+  Id keyless{};
+};
+
+TEST_F(AgentPoolTest, AdmitsAKeyedAgentsPaymentAtItsAllotmentsNonce) {
+  TxPool txs = pool();
+  const Insertion first = admit(txs, keyed_pay(0));
+  ASSERT_TRUE(first.verdict.ok()) << first.verdict.reason;
+  EXPECT_EQ(first.status, PoolStatus::pending);
+  EXPECT_EQ(admit(txs, keyed_pay(2)).status, PoolStatus::held);
+  EXPECT_EQ(refusal(txs, keyed_pay(3, /*another signer*/ 3)), PolicyCode::wrong_keys);
+  // The allotment's nonce moves: what it passed leaves the pool.
+  const std::vector<state::ObjectWrite> moved = {
+      {agents::allotment_id(keyed), agents::to_object(agents::Allotment{150'000, 1, 0, 0}, 2)}};
+  ASSERT_TRUE(state.apply(moved).ok());
+  const auto removed = txs.on_pulse_committed({}, state).value();
+  ASSERT_EQ(removed.size(), 1u);
+  EXPECT_EQ(removed[0].reason, RemovalReason::stale_nonce);
+  EXPECT_EQ(refusal(txs, keyed_pay(0)), PolicyCode::nonce_too_low);
+}
+
+TEST_F(AgentPoolTest, AnAllotmentThatCannotPayTheFeeIsRefused) {
+  TxPool txs = pool();
+  const std::vector<state::ObjectWrite> poor = {
+      {agents::allotment_id(keyed), agents::to_object(agents::Allotment{10, 0, 0, 0}, 2)}};
+  ASSERT_TRUE(state.apply(poor).ok());
+  const Insertion refused = admit(txs, keyed_pay(0));
+  EXPECT_EQ(refused.verdict.code, PolicyCode::fee_unpayable);
+  EXPECT_NE(refused.verdict.reason.find("allotment holds 10"), std::string::npos) << refused.verdict.reason;
+}
+
+TEST_F(AgentPoolTest, AdmitsBatchMembersWhosePlacesProveThem) {
+  TxPool txs = pool();
+  const auto batch = members(wallets()[2].account);
+  for (const auto& member : batch) {
+    const Insertion admitted = admit(txs, member);
+    EXPECT_TRUE(admitted.verdict.ok()) << admitted.verdict.reason;
+  }
+  EXPECT_EQ(txs.size(), 2u);
+}
+
+TEST_F(AgentPoolTest, RefusesMembersOutsideTheirBatch) {
+  TxPool txs = pool();
+  auto batch = members(wallets()[2].account);
+  exec::Transaction moved = batch[1];
+  auto place = *agents::member_place(moved.auth);
+  place.index = 0;  // item 1 presented as item 0
+  moved.auth = agents::member_auth(place);
+  EXPECT_EQ(refusal(txs, moved), PolicyCode::bad_batch_place);
+  exec::Transaction garbled = batch[0];
+  garbled.auth.parts.clear();
+  EXPECT_EQ(refusal(txs, garbled), PolicyCode::bad_batch_place);
+  exec::Transaction unopened = batch[0];
+  place = *agents::member_place(unopened.auth);
+  place.batch.fill(0x99);
+  unopened.auth = agents::member_auth(place);
+  EXPECT_EQ(refusal(txs, unopened), PolicyCode::bad_batch_place);
+  // A batch opened by someone other than the agent's controller.
+  EXPECT_EQ(refusal(txs, members(wallets()[3].account)[0]), PolicyCode::bad_batch_place);
+  // A member whose sender holds no charter.
+  exec::Transaction stray = batch[0];
+  stray.payload.sender = Id{};
+  EXPECT_EQ(refusal(txs, stray), PolicyCode::not_an_agent);
 }
 
 }  // namespace

@@ -36,7 +36,7 @@ commit::SumLeaf member_leaf(const MemberTerms& terms, Amount allotment);
 // A cohort as its builder holds it: member i's caveats and allotment at
 // position i.
 struct CohortSpec {
-  std::vector<Caveats> caveats;   // member i's
+  std::vector<Caveats> caveats;    // member i's
   std::vector<Amount> allotments;  // member i's
 };
 // The members' sum tree, hashed in Keccak lanes and split over `executor`.

@@ -38,8 +38,8 @@ struct SpawnAgent {
   static constexpr std::string_view codec_name = "SpawnAgent";
   static constexpr auto codec_fields() {
     return std::tuple{codec::field("index", &SpawnAgent::index), codec::field("authority", &SpawnAgent::authority),
-                      codec::field("caveats", &SpawnAgent::caveats),
-                      codec::field("allotment", &SpawnAgent::allotment), codec::field("coins", &SpawnAgent::coins)};
+                      codec::field("caveats", &SpawnAgent::caveats), codec::field("allotment", &SpawnAgent::allotment),
+                      codec::field("coins", &SpawnAgent::coins)};
   }
   bool operator==(const SpawnAgent&) const = default;
 };
@@ -103,8 +103,7 @@ struct CohortMember {
   static constexpr std::string_view codec_name = "CohortMember";
   static constexpr auto codec_fields() {
     return std::tuple{codec::field("index", &CohortMember::index), codec::field("caveats", &CohortMember::caveats),
-                      codec::field("allotment", &CohortMember::allotment),
-                      codec::field("proof", &CohortMember::proof)};
+                      codec::field("allotment", &CohortMember::allotment), codec::field("proof", &CohortMember::proof)};
   }
   bool operator==(const CohortMember&) const = default;
 };
@@ -178,8 +177,8 @@ base::Result<ledger::Receipt> apply_body(ledger::Overlay& state, const AgentPay&
                                          std::span<const Id> new_ids);
 base::Result<ledger::Receipt> apply_body(ledger::Overlay& state, const OpenBatch& body, const ledger::Authorized& tx,
                                          std::span<const Id> new_ids);
-base::Result<ledger::Receipt> apply_body(ledger::Overlay& state, const SpawnCohort& body,
-                                         const ledger::Authorized& tx, std::span<const Id> new_ids);
+base::Result<ledger::Receipt> apply_body(ledger::Overlay& state, const SpawnCohort& body, const ledger::Authorized& tx,
+                                         std::span<const Id> new_ids);
 base::Result<ledger::Receipt> apply_body(ledger::Overlay& state, const MaterializeAgents& body,
                                          const ledger::Authorized& tx, std::span<const Id> new_ids);
 base::Result<ledger::Receipt> apply_body(ledger::Overlay& state, const Restrict& body, const ledger::Authorized& tx,
@@ -194,7 +193,7 @@ static_assert(ledger::TxKind<SpawnAgent> && ledger::TxKind<FundAgent> && ledger:
 template <class Kind>
 inline constexpr bool kSentByAgents =
     std::is_same_v<Kind, SpawnAgent> || std::is_same_v<Kind, FundAgent> || std::is_same_v<Kind, AgentPay> ||
-    std::is_same_v<Kind, OpenBatch> || std::is_same_v<Kind, SpawnCohort> ||
-    std::is_same_v<Kind, MaterializeAgents> || std::is_same_v<Kind, Restrict>;
+    std::is_same_v<Kind, OpenBatch> || std::is_same_v<Kind, SpawnCohort> || std::is_same_v<Kind, MaterializeAgents> ||
+    std::is_same_v<Kind, Restrict>;
 
 }  // namespace sion::agents

@@ -54,6 +54,10 @@ base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const T
 std::vector<TxPrecheck> precheck_transactions(std::span<const Transaction> transactions, const ChainParams& params,
                                               const PulseOptions& options = {});
 
+// Whether `tx` carries a signature to check: every transaction but a batch
+// member, whose place in its batch stands for one (docs/agents.md).
+inline bool carries_signature(const Transaction& tx) noexcept { return !ledger::is_batch_member(tx.keys); }
+
 // Step 4 alone: whether tx.auth verifies under tx.keys over the payload's
 // encoding (context kTxSignatureContext), through `cache` when given (a
 // mempool verifies on admission; the Pulse then hits the cache).

@@ -27,5 +27,10 @@ std::span<const ledger::Id> spent_coins(const Kind& /*body*/) {
   return {};
 }
 std::span<const ledger::Id> spent_coins(const ledger::Transfer& transfer);
+// The kinds of agents an account sends spend `coins` (docs/agents.md,
+// "Paying with coins"); an agent's list none.
+template <class Kind>
+requires requires(const Kind& body) { body.coins; }
+std::span<const ledger::Id> spent_coins(const Kind& body) { return body.coins; }
 
 }  // namespace sion::policy

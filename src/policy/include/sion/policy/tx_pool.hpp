@@ -189,6 +189,9 @@ class TxPool {
   PolicyVerdict check_stateless(const exec::Transaction& tx) const;
   // The checks from the duplicate on, and what admitting would replace and evict.
   base::Result<Plan> plan(const exec::Transaction& tx, const TxFacts& facts, const ledger::StateView& view) const;
+  // plan()'s steps from the nonce on, the sender's nonce in `out`.
+  base::Result<Plan> check_nonce_and_room(const exec::Transaction& tx, const TxFacts& facts,
+                                          const ledger::StateView& view, Plan& out) const;
   PolicyVerdict plan_room(const exec::Transaction& tx, const TxFacts& facts, Plan& out) const;
   PolicyVerdict plan_eviction(const Rank& newcomer, const ledger::Id& sender, std::uint64_t count, std::uint64_t bytes,
                               Plan& out) const;

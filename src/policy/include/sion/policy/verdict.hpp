@@ -38,8 +38,10 @@ enum class PolicyCode : std::uint8_t {
   replacement_underpriced = 18,  // same sender and nonce as a pooled one, without the required feerate bump
   pool_full = 19,                // the pool is full and pays more per byte than the newcomer wherever it could evict
   bad_signature = 20,            // the signature bundle does not verify (the node checks it, not the pool)
+  not_an_agent = 21,             // an agent's transaction whose sender holds no charter that may act
+  bad_batch_place = 22,          // a batch member whose place does not prove it in an open batch of its controller
 };
-inline constexpr std::array<PolicyCode, 21> kAllPolicyCodes = {PolicyCode::admitted,
+inline constexpr std::array<PolicyCode, 23> kAllPolicyCodes = {PolicyCode::admitted,
                                                                PolicyCode::wrong_chain,
                                                                PolicyCode::not_encodable,
                                                                PolicyCode::above_policy_size,
@@ -59,8 +61,10 @@ inline constexpr std::array<PolicyCode, 21> kAllPolicyCodes = {PolicyCode::admit
                                                                PolicyCode::sender_full,
                                                                PolicyCode::replacement_underpriced,
                                                                PolicyCode::pool_full,
-                                                               PolicyCode::bad_signature};
-constexpr std::array<PolicyCode, 21> codec_enum_values(PolicyCode) { return kAllPolicyCodes; }
+                                                               PolicyCode::bad_signature,
+                                                               PolicyCode::not_an_agent,
+                                                               PolicyCode::bad_batch_place};
+constexpr std::array<PolicyCode, 23> codec_enum_values(PolicyCode) { return kAllPolicyCodes; }
 // "fee_below_floor" etc.: the code's name, as APIs print it.
 std::string_view policy_code_name(PolicyCode code) noexcept;
 
