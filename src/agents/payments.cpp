@@ -19,6 +19,13 @@ base::Result<std::optional<AgentState>> read_recipient(const ledger::Overlay& st
   return agent;
 }
 
+// Whether `recipient`'s balance can take `amount` more. An agent paying
+// itself takes out what it puts back, so it never overflows (its funds
+// check decides).
+bool fits_credit(const AgentState& recipient, Amount amount, const ledger::Authorized& tx) {
+  return recipient.id == tx.sender || base::checked_add(recipient.allotment.balance, amount).has_value();
+}
+
 // Credits `amount` to the agent `id` (read again: the payer's own write may
 // have touched it); the caller checked the sum fits.
 base::Status credit(ledger::Overlay& state, const Id& id, Amount amount) {
@@ -38,10 +45,7 @@ base::Result<Receipt> apply_body(ledger::Overlay& state, const FundAgent& body, 
   if (body.amount == 0) return fail(state, tx, TxStatus::zero_amount, new_ids);
   SION_TRY(const auto recipient, read_recipient(state, body.agent));
   if (!recipient) return fail(state, tx, TxStatus::not_an_agent, new_ids);
-  // Funding itself moves nothing out of the balance it adds to.
-  const Amount after_move =
-      recipient->id == tx.sender ? recipient->allotment.balance - body.amount : recipient->allotment.balance;
-  if (!base::checked_add(after_move, body.amount)) return fail(state, tx, TxStatus::amount_overflow, new_ids);
+  if (!fits_credit(*recipient, body.amount, tx)) return fail(state, tx, TxStatus::amount_overflow, new_ids);
   SION_TRY(const auto funds, detail::check_funds(state, loaded.payer, body.coins, body.amount, tx));
   if (funds.status != TxStatus::success) return fail(state, tx, funds.status, new_ids);
 
@@ -64,10 +68,8 @@ base::Result<Receipt> apply_body(ledger::Overlay& state, const AgentPay& body, c
   SION_TRY(const auto funds, detail::check_funds(state, loaded.payer, {}, body.amount, tx));
   if (funds.status != TxStatus::success) return fail(state, tx, funds.status, new_ids);
   SION_TRY(const auto recipient, read_recipient(state, body.payee));
-  if (recipient) {
-    const Amount after_move =
-        recipient->id == tx.sender ? recipient->allotment.balance - body.amount : recipient->allotment.balance;
-    if (!base::checked_add(after_move, body.amount)) return fail(state, tx, TxStatus::amount_overflow, new_ids);
+  if (recipient && !fits_credit(*recipient, body.amount, tx)) {
+    return fail(state, tx, TxStatus::amount_overflow, new_ids);
   }
 
   detail::take_funds(state, loaded.payer, {}, body.amount, funds, tx, new_ids[0]);

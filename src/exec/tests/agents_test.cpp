@@ -480,12 +480,12 @@ TEST(Agents, ACohortCannotPromiseMoreThanItsFunds) {
 
 TEST(Agents, FundingMovesValueIntoAnAllotment) {
   AgentWorld w;
-  const KeyedAgent a = keyed_agent(w, 10, 0, caveats(500, 100'000), 10'000);
+  const KeyedAgent a = keyed_agent(w, 10, 0, caveats(500, 100'000), 60'000);
   const KeyedAgent b = keyed_agent(w, 11, 1, caveats(500, 100'000), 10'000);
   const Amount before = w.value();
   EXPECT_EQ(w.run_one(w.signed_by(w.owner, w.owner_id, FundAgent{a.id, 7'000, w.account_coins(w.owner_id)})).status,
             TxStatus::success);
-  EXPECT_EQ(w.balance(a.id), 17'000u);
+  EXPECT_EQ(w.balance(a.id), 67'000u);
   // Agent to agent: a payment to an agent's id grows its allotment.
   const Amount b_before = w.balance(b.id);
   const Receipt paid = w.run_one(w.signed_by(a.keys, a.id, AgentPay{b.id, 300}));
@@ -495,6 +495,13 @@ TEST(Agents, FundingMovesValueIntoAnAllotment) {
   EXPECT_EQ(w.run_one(w.signed_by(a.keys, a.id, FundAgent{payee_n(0x55), 1, {}})).status, TxStatus::not_an_agent);
   EXPECT_EQ(w.run_one(w.signed_by(a.keys, a.id, FundAgent{b.id, 1, {w.coin_of[w.owner_id]}})).status,
             TxStatus::coins_from_agent);
+  // Funding itself with more than it holds: its funds decide, not an overflow.
+  EXPECT_EQ(w.run_one(w.signed_by(a.keys, a.id, FundAgent{a.id, w.balance(a.id) + 1, {}})).status,
+            TxStatus::insufficient_allotment);
+  const Amount own = w.balance(a.id);
+  const Transaction self = w.signed_by(a.keys, a.id, FundAgent{a.id, 100, {}});
+  EXPECT_EQ(w.run_one(self).status, TxStatus::success);
+  EXPECT_EQ(w.balance(a.id), own - self.payload.fee);
   EXPECT_EQ(w.value(), before);
 }
 
