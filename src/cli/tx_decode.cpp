@@ -18,6 +18,7 @@
 #include "sion/crypto/bundle.hpp"
 #include "sion/crypto/verify_units.hpp"
 #include "sion/exec/transaction.hpp"
+#include "sion/node/json_views.hpp"
 
 namespace sion::cli {
 namespace {
@@ -79,24 +80,6 @@ ordered_json id_list(std::span<const exec::Id> ids) {
   return out;
 }
 
-ordered_json describe_caveats(const agents::Caveats& c) {
-  return ordered_json{
-      {"expiry_height", c.expiry_height}, {"per_payment", c.per_payment}, {"period_cap", c.period_cap},
-      {"period_length", c.period_length}, {"actions", c.actions},         {"payee_classes", c.payee_classes},
-      {"payees", id_list(c.payees)}};
-}
-
-ordered_json describe_narrowing(const agents::Narrowing& n) {
-  return ordered_json{{"expiry_height", n.expiry_height}, {"per_payment", n.per_payment},
-                      {"period_cap", n.period_cap},       {"actions", n.actions},
-                      {"payee_classes", n.payee_classes}, {"payees", id_list(n.payees)}};
-}
-
-ordered_json describe_authority(const agents::Authority& authority) {
-  if (const auto* keyed = std::get_if<agents::Keyed>(&authority)) return ordered_json{{"keyed", hex(keyed->keys_id)}};
-  return ordered_json{{"keyless_controller", hex(std::get<agents::Keyless>(authority).controller)}};
-}
-
 // One overload per kind: a new kind of body fails to compile here until it
 // is described.
 struct BodyDescriber {
@@ -110,8 +93,8 @@ struct BodyDescriber {
   ordered_json operator()(const exec::SpawnAgent& b) const {
     return ordered_json{{"kind", "spawn_agent"},
                         {"index", b.index},
-                        {"authority", describe_authority(b.authority)},
-                        {"caveats", describe_caveats(b.caveats)},
+                        {"authority", node::authority_json(b.authority)},
+                        {"caveats", node::caveats_json(b.caveats)},
                         {"allotment", b.allotment},
                         {"coins", id_list(b.coins)}};
   }
@@ -134,7 +117,7 @@ struct BodyDescriber {
         {"kind", "spawn_cohort"},
         {"index", b.index},
         {"controller", hex(b.controller)},
-        {"caveats", describe_caveats(b.caveats)},
+        {"caveats", node::caveats_json(b.caveats)},
         {"members",
          ordered_json{{"root", hex(b.members.root)}, {"total", b.members.total}, {"count", b.members.count}}},
         {"coins", id_list(b.coins)}};
@@ -143,7 +126,7 @@ struct BodyDescriber {
     ordered_json members = ordered_json::array();
     for (const agents::CohortMember& m : b.members) {
       members.push_back(ordered_json{{"index", m.index},
-                                     {"caveats", describe_caveats(m.caveats)},
+                                     {"caveats", node::caveats_json(m.caveats)},
                                      {"allotment", m.allotment},
                                      {"proof_siblings", m.proof.path.size()}});
     }
@@ -157,7 +140,7 @@ struct BodyDescriber {
     } else if (const auto* suspend = std::get_if<agents::Suspend>(&b.action)) {
       action = ordered_json{{"suspend_until", suspend->until_height}};
     } else {
-      action = ordered_json{{"narrow", describe_narrowing(std::get<agents::Narrow>(b.action).narrowing)}};
+      action = ordered_json{{"narrow", node::narrowing_json(std::get<agents::Narrow>(b.action).narrowing)}};
     }
     return ordered_json{
         {"kind", "restrict"}, {"target", hex(b.target)}, {"action", action}, {"coins", id_list(b.coins)}};

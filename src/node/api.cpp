@@ -8,6 +8,7 @@
 #include <thread>
 #include <utility>
 
+#include "sion/agents/standing.hpp"
 #include "sion/base/build_info.hpp"
 #include "sion/base/clock.hpp"
 #include "sion/base/json.hpp"
@@ -352,6 +353,23 @@ base::Status Api::register_routes() {
     out["coins"] = std::move(list);
     out["balance"] = balance;
     return ok(out);
+  }));
+
+  SION_TRY_STATUS(server_.route("GET", "/v1/agents/{id}", [&node](const Request& request) -> Response {
+    auto id = id_param(request, "id");
+    if (auto* refused = std::get_if<Response>(&id)) return std::move(*refused);
+    const commit::Hash agent_id = std::get<commit::Hash>(id);
+    auto lock = node.read_lock();
+    const exec::StoreView view(node.chain().state());
+    const ledger::Overlay state(view);
+    auto agent = agents::read_agent(state, agent_id);
+    if (!agent) return internal(agent.error());
+    if (!*agent) return not_found("no agent's charter is stored under " + base::to_hex(agent_id));
+    // Where it stands for the next Pulse: the one its next transaction joins.
+    const std::uint64_t next = node.chain().height() + 1;
+    auto standing = agents::read_standing(state, **agent, next);
+    if (!standing) return internal(standing.error());
+    return ok(agent_json(**agent, *standing, next));
   }));
 
   SION_TRY_STATUS(server_.route("GET", "/v1/status", [this, &node](const Request&) -> Response {

@@ -1,5 +1,9 @@
 #include "sion/node/json_views.hpp"
 
+#include <span>
+#include <variant>
+#include <vector>
+
 #include "sion/base/bytes.hpp"
 #include "sion/ledger/objects.hpp"
 
@@ -34,10 +38,75 @@ Json object_json(const state::Object& object) {
   std::string type_name = "unknown";
   if (object.type == static_cast<std::uint32_t>(ledger::ObjectType::account)) type_name = "account";
   if (object.type == static_cast<std::uint32_t>(ledger::ObjectType::coin)) type_name = "coin";
+  if (object.type == static_cast<std::uint32_t>(ledger::ObjectType::charter)) type_name = "charter";
+  if (object.type == static_cast<std::uint32_t>(ledger::ObjectType::allotment)) type_name = "allotment";
+  if (object.type == static_cast<std::uint32_t>(ledger::ObjectType::overlay)) type_name = "overlay";
+  if (object.type == static_cast<std::uint32_t>(ledger::ObjectType::batch)) type_name = "batch";
   return Json{{"type", object.type},
               {"type_name", type_name},
               {"version", object.version},
               {"data_hex", base::to_hex(object.data)}};
+}
+
+namespace {
+
+Json ids_json(std::span<const exec::Id> ids) {
+  Json out = Json::array();
+  for (const exec::Id& id : ids) out.push_back(base::to_hex(id));
+  return out;
+}
+
+}  // namespace
+
+Json caveats_json(const agents::Caveats& c) {
+  return Json{{"expiry_height", c.expiry_height}, {"per_payment", c.per_payment}, {"period_cap", c.period_cap},
+              {"period_length", c.period_length}, {"actions", c.actions},         {"payee_classes", c.payee_classes},
+              {"payees", ids_json(c.payees)}};
+}
+
+Json narrowing_json(const agents::Narrowing& n) {
+  return Json{{"expiry_height", n.expiry_height}, {"per_payment", n.per_payment},
+              {"period_cap", n.period_cap},       {"actions", n.actions},
+              {"payee_classes", n.payee_classes}, {"payees", ids_json(n.payees)}};
+}
+
+Json authority_json(const agents::Authority& authority) {
+  if (const auto* keyed = std::get_if<agents::Keyed>(&authority)) return Json{{"keyed", base::to_hex(keyed->keys_id)}};
+  return Json{{"keyless_controller", base::to_hex(std::get<agents::Keyless>(authority).controller)}};
+}
+
+Json agent_json(const agents::AgentState& agent, const agents::Standing& standing, std::uint64_t height) {
+  const agents::Charter& charter = agent.charter;
+  const agents::EffectiveCaveats& effective = standing.caveats;
+  Json narrowings = Json::array();
+  for (const agents::Narrowing& n : effective.narrowings) narrowings.push_back(narrowing_json(n));
+  Json cohort = nullptr;
+  if (charter.cohort) {
+    cohort = Json{{"root", base::to_hex(charter.cohort->root)},
+                  {"total", charter.cohort->total},
+                  {"count", charter.cohort->count}};
+  }
+  const std::uint64_t period_length = charter.caveats.period_length;
+  return Json{
+      {"id", base::to_hex(agent.id)},
+      {"lineage",
+       Json{{"root", base::to_hex(charter.lineage.root)},
+            {"path", Json(std::vector<std::uint32_t>(charter.lineage.path.begin(), charter.lineage.path.end()))},
+            {"depth", charter.lineage.depth()}}},
+      {"authority", authority_json(charter.authority)},
+      {"caveats", caveats_json(charter.caveats)},
+      {"cohort", std::move(cohort)},
+      {"allotment", Json{{"balance", agent.allotment.balance},
+                         {"nonce", agent.allotment.nonce},
+                         {"moved_this_period", agent.allotment.moved_at(height, period_length)},
+                         {"period", height / period_length}}},
+      {"standing", Json{{"height", height},
+                        {"status", std::string(ledger::status_name(standing.status))},
+                        {"expiry_height", effective.expiry_height()},
+                        {"per_payment", effective.per_payment()},
+                        {"period_cap", effective.period_cap()},
+                        {"actions", effective.actions()},
+                        {"narrowings", std::move(narrowings)}}}};
 }
 
 std::string pulse_event_json(const exec::PulseHeader& header, std::size_t transactions) {

@@ -7,10 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "api_fixture.hpp"
+#include "sion/agents/kinds.hpp"
 #include "sion/base/testing/temp_dir.hpp"
 #include "sion/codec/codec.hpp"
 #include "sion/exec/tx_builder.hpp"
@@ -131,6 +133,79 @@ TEST(Api, RepliesAreWhatTheWalletReads) {
   auto state = wallet::parse_tx_state_reply(status.body, first);
   ASSERT_TRUE(state) << state.error().to_string();
   EXPECT_EQ(state->height, 1u);
+}
+
+// An agent's life through the node: the mempool admits the owner's spawn,
+// the agent's own payment and a batch's members, the Pulses execute them,
+// and GET /v1/agents/{id} shows the allotment and the standing, revoked at
+// the end (docs/agents.md, docs/api.md).
+TEST(Api, AnAgentSpawnedPaysThroughABatchAndIsRevoked) {
+  ApiFixture f;
+  const crypto::SigningBundle agent_keys = hybrid(7);
+  agents::Caveats caveats;
+  caveats.expiry_height = 1000;
+  caveats.per_payment = 5'000;
+  caveats.period_cap = 1'000'000;
+  caveats.period_length = 100;
+  caveats.actions = agents::kAllActions;
+  caveats.payee_classes = static_cast<std::uint8_t>(agents::PayeeClass::any);
+  const exec::Id alice = exec::account_id(f.alice.public_bundle());
+  const auto submit_and_produce = [&](const std::vector<exec::Transaction>& txs) {
+    for (const auto& tx : txs) {
+      const auto outcome = f.node->submit(codec::encode(tx), f.now).value();
+      EXPECT_TRUE(outcome.verdict.ok()) << outcome.verdict.reason;
+    }
+    f.now += 1000;
+    EXPECT_TRUE(f.node->produce(f.now).value());
+  };
+  const auto by_alice = [&](exec::TxBody body) {
+    const exec::Transaction tx =
+        exec::make_signed(f.alice, f.genesis.params, alice, f.nonce++, std::move(body)).value();
+    f.coin = exec::coin_id(exec::tx_id(tx.payload), 0);  // the change
+    return tx;
+  };
+
+  // A keyed agent and a keyless one controlled by Alice, in one Pulse.
+  const exec::Transaction keyed_spawn =
+      by_alice(exec::SpawnAgent{0, agents::Keyed{agent_keys.id()}, caveats, 100'000, {f.coin}});
+  const exec::Transaction keyless_spawn =
+      by_alice(exec::SpawnAgent{1, agents::Keyless{alice}, caveats, 100'000, {f.coin}});
+  submit_and_produce({keyed_spawn, keyless_spawn});
+  const exec::Id keyed = agents::lineage_id(agents::child_of_account(alice, 0));
+  const exec::Id keyless = agents::lineage_id(agents::child_of_account(alice, 1));
+
+  // The keyed agent pays Bob with its own keys.
+  const exec::Transaction pay =
+      exec::make_signed(agent_keys, f.genesis.params, keyed, 0, exec::AgentPay{f.bob, 1'500}).value();
+  submit_and_produce({pay});
+  const http::Response shown = f.get("/v1/agents/" + base::to_hex(keyed));
+  ASSERT_EQ(shown.status, 200u) << shown.body;
+  const auto view = nlohmann::json::parse(shown.body);
+  EXPECT_EQ(view["allotment"]["balance"].get<std::uint64_t>(), 100'000 - 1'500 - pay.payload.fee);
+  EXPECT_EQ(view["allotment"]["nonce"].get<std::uint64_t>(), 1u);
+  EXPECT_EQ(view["allotment"]["moved_this_period"].get<std::uint64_t>(), 1'500u);
+  EXPECT_EQ(view["standing"]["status"], "success");
+  EXPECT_EQ(view["lineage"]["depth"].get<std::uint64_t>(), 1u);
+
+  // Alice opens a batch for two payments of the keyless agent; its members
+  // carry no signature.
+  const std::vector<exec::MemberIntent> intents = {{keyless, 0, exec::AgentPay{f.bob, 10}},
+                                                   {keyless, 1, exec::AgentPay{f.bob, 20}}};
+  const exec::MemberBatch batch = exec::make_member_batch(f.genesis.params, intents).value();
+  const exec::Transaction open = by_alice(exec::OpenBatch{batch.root, batch.count(), 100, {f.coin}});
+  submit_and_produce({open});
+  submit_and_produce(batch.members(agents::batch_id(exec::tx_id(open.payload))).value());
+  const auto members_view = nlohmann::json::parse(f.get("/v1/agents/" + base::to_hex(keyless)).body);
+  EXPECT_EQ(members_view["allotment"]["nonce"].get<std::uint64_t>(), 2u);
+  EXPECT_EQ(members_view["allotment"]["moved_this_period"].get<std::uint64_t>(), 30u);
+
+  // Revoked by Alice: the view says so, and its next payment fails.
+  submit_and_produce({by_alice(exec::Restrict{keyed, agents::Revoke{}, {f.coin}})});
+  const auto revoked = nlohmann::json::parse(f.get("/v1/agents/" + base::to_hex(keyed)).body);
+  EXPECT_EQ(revoked["standing"]["status"], "agent_revoked");
+
+  EXPECT_EQ(f.get("/v1/agents/" + base::to_hex(f.bob)).status, 404u);
+  EXPECT_EQ(f.get("/v1/agents/zz").status, 400u);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sion/agents/standing.hpp"
 #include "sion/exec/pulse_header.hpp"
 #include "sion/policy/tx_pool.hpp"
 #include "sion/state/object_store.hpp"
@@ -23,6 +24,15 @@ Json header_json(const exec::PulseHeader& header);
 Json receipt_json(const exec::Receipt& receipt);
 // {"type", "type_name", "version", "data_hex"}.
 Json object_json(const state::Object& object);
+
+// Agents (docs/agents.md): caveats and narrowings field by field, an
+// authority as {"keyed": keys id} or {"keyless_controller": id}, and an
+// agent with its allotment and its standing at `height` (docs/api.md,
+// "GET /v1/agents/{id}").
+Json caveats_json(const agents::Caveats& caveats);
+Json narrowing_json(const agents::Narrowing& narrowing);
+Json authority_json(const agents::Authority& authority);
+Json agent_json(const agents::AgentState& agent, const agents::Standing& standing, std::uint64_t height);
 
 // The status the API shows for a transaction removed from the mempool
 // (docs/api.md): the reason's name, except that a transaction whose nonce or
