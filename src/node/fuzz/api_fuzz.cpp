@@ -276,6 +276,9 @@ int main(int argc, char** argv) {
   write(kStatus, kDelete, "");
   write(kTransaction, 0, "", "", "", "");
   write(kRoot, 0, "v1/nothing");
+  // An agent's view (docs/api.md): an id holding no charter, and a bad id.
+  write(kRoot, 0, "v1/agents/" + alice);
+  write(kRoot, 0, "v1/agents/zz");
   return 0;
 }
 
