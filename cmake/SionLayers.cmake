@@ -62,6 +62,20 @@ function(sion_layer_tests name)
     PROPERTIES LABELS "unit;${name}" ${timeout})
 endfunction()
 
+# sion_known_answers_reference(<layer>): the layer's
+# tests/known_answers_reference.py, which recomputes the known answers of its
+# docs from the documented bytes with Python's hashlib, as the test
+# <layer>.known_answers_reference.
+function(sion_known_answers_reference name)
+  if(NOT SION_BUILD_TESTS)
+    return()
+  endif()
+  find_package(Python3 REQUIRED COMPONENTS Interpreter)
+  add_test(NAME ${name}.known_answers_reference
+    COMMAND ${Python3_EXECUTABLE} "${CMAKE_CURRENT_SOURCE_DIR}/tests/known_answers_reference.py" "${PROJECT_SOURCE_DIR}")
+  set_tests_properties(${name}.known_answers_reference PROPERTIES LABELS "unit;${name}")
+endfunction()
+
 # sion_fuzz_target(<name> SOURCE <file> LAYER <layer> [CORPUS_TOOL <file>]
 #                  [CORPUS_FROM_SOURCE] [INCLUDES <dirs>]): a libFuzzer binary
 # fuzz_<name>, built only with SION_FUZZ=ON (clang). The corpus tool,

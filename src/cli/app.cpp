@@ -12,6 +12,7 @@
 #include <system_error>
 
 #include "sion/bench/group.hpp"
+#include "sion/cli/agent_commands.hpp"
 #include "sion/cli/commands.hpp"
 #include "sion/cli/keys.hpp"
 #include "sion/cli/node_commands.hpp"
@@ -279,6 +280,178 @@ void add_wallet_commands(CLI::App& app, CLI::App* tx, WalletCommands& commands) 
   commands.load_app = load;
 }
 
+// `sion agent ...`: one subcommand per action on agents.
+struct AgentCommands {
+  AgentSpawnOptions spawn;
+  AgentPayOptions pay;
+  AgentBatchOptions batch;
+  AgentCohortOptions cohort;
+  AgentMaterializeOptions materialize;
+  AgentRestrictOptions revoke;
+  AgentRestrictOptions suspend;
+  AgentRestrictOptions narrow;
+  AgentShowOptions show;
+  std::uint64_t timeout_s = 60;
+  bool no_wait = false;
+  CLI::App* agent = nullptr;
+};
+
+void add_agent_common(CLI::App* command, AgentCommon& common, AgentCommands& commands, std::string_view as_help) {
+  command->add_option("--key", common.key, "The signer's key file [default: the only one in ~/.sion/keys]")
+      ->option_text("<FILE>");
+  command->add_option("--as", common.as, std::string(as_help))->option_text("<AGENT>");
+  command->add_flag("--no-wait", commands.no_wait, "Return once the node admitted it");
+  command->add_option("--timeout", commands.timeout_s, "Seconds to wait for execution [default: 60]")
+      ->check(unsigned_decimal())
+      ->option_text("<S>");
+  add_node_option(command, common.node);
+  command->set_help_flag("-h,--help", "Print help");
+}
+
+void add_caveat_options(CLI::App* command, CaveatOptions& caveats, std::string_view defaults) {
+  command->add_option("--expiry", caveats.expiry, "The last Pulse height it may act in")
+      ->check(unsigned_decimal())
+      ->option_text("<H>");
+  command->add_option("--per-payment", caveats.per_payment, "The most one payment may move")
+      ->check(unsigned_decimal())
+      ->option_text("<N>");
+  command->add_option("--period-cap", caveats.period_cap, "The most it may move per period")
+      ->check(unsigned_decimal())
+      ->option_text("<N>");
+  command->add_option("--period-length", caveats.period_length, "Pulses per period")
+      ->check(unsigned_decimal())
+      ->option_text("<P>");
+  command
+      ->add_option("--actions", caveats.actions,
+                   "What it may send: pay, spawn, cohort, control, restrict, fund, all, none")
+      ->option_text("<LIST>");
+  command->add_option("--payee-classes", caveats.payee_classes, "Whom it may pay by class: any, root, none")
+      ->option_text("<LIST>");
+  command->add_option("--payees", caveats.payees, "Addresses it may pay besides its classes (at most 16)")
+      ->option_text("<LIST>");
+  command->footer(std::string(defaults));
+}
+
+void add_agent_commands(CLI::App& app, AgentCommands& c) {
+  CLI::App* agent = app.add_subcommand("agent", "Spawn, pay as, batch, restrict and show agents (docs/agents.md)");
+  agent->require_subcommand(1);
+  agent->set_help_flag("-h,--help", "Print help");
+  c.agent = agent;
+  constexpr std::string_view kSendAs = "Send as this keyed agent, whose keys --key holds";
+  constexpr std::string_view kChildDefaults =
+      "Unset caveats are the parent agent's; below an account: no expiry, no caps, one-Pulse\n"
+      "periods, actions pay, payee classes any. Prints the new agent's id (its lineage id).";
+
+  CLI::App* spawn = agent->add_subcommand("spawn", "Spawn an agent below the sender, with caveats and an allotment");
+  add_agent_common(spawn, c.spawn.common, c, kSendAs);
+  spawn->add_option("--index", c.spawn.index, "Its child index [default: the first free one]")
+      ->check(unsigned_decimal())
+      ->option_text("<I>");
+  spawn->add_option("--allotment", c.spawn.allotment, "What it may spend, drawn from the sender")
+      ->required()
+      ->check(unsigned_decimal())
+      ->option_text("<N>");
+  CLI::Option* agent_key =
+      spawn->add_option("--agent-key", c.spawn.agent_key, "Keyed: the agent's own key file (`sion keygen`)")
+          ->option_text("<FILE>");
+  spawn->add_option("--controller", c.spawn.controller, "Keyless: whose batches it acts in [default: the sender]")
+      ->option_text("<ADDR>")
+      ->excludes(agent_key);
+  add_caveat_options(spawn, c.spawn.caveats, kChildDefaults);
+
+  CLI::App* pay = agent->add_subcommand("pay", "Pay as a keyed agent, from its allotment");
+  add_agent_common(pay, c.pay.common, c, "The paying agent (required), whose keys --key holds");
+  pay->add_option("--to", c.pay.to, "The payee's address")->required()->option_text("<ADDR>");
+  pay->add_option("--amount", c.pay.amount, "The amount")->required()->check(unsigned_decimal())->option_text("<N>");
+
+  CLI::App* batch = agent->add_subcommand(
+      "batch", "Sign one batch of payments by keyless agents this sender controls, then submit its members");
+  add_agent_common(batch, c.batch.common, c, kSendAs);
+  batch->add_option("--pay", c.batch.pays, "A member payment AGENT:ADDRESS:AMOUNT (repeat; at most 65,536)")
+      ->required()
+      ->option_text("<P>");
+  batch->add_option("--expiry-pulses", c.batch.expiry_pulses, "Pulses the batch stays open [default: 100]")
+      ->check(unsigned_decimal())
+      ->option_text("<N>");
+
+  CLI::App* cohort =
+      agent->add_subcommand("cohort", "Spawn a cohort of keyless agents committed by one sum tree; write its file");
+  add_agent_common(cohort, c.cohort.common, c, kSendAs);
+  cohort->add_option("--index", c.cohort.index, "The cohort node's child index [default: the first free one]")
+      ->check(unsigned_decimal())
+      ->option_text("<I>");
+  cohort->add_option("--members", c.cohort.members, "Members, 1 to 1,048,576")
+      ->required()
+      ->check(unsigned_decimal())
+      ->option_text("<N>");
+  cohort->add_option("--allotment", c.cohort.allotment, "Each member's allotment")
+      ->required()
+      ->check(unsigned_decimal())
+      ->option_text("<N>");
+  cohort->add_option("--controller", c.cohort.controller, "Whose batches the members act in [default: the sender]")
+      ->option_text("<ADDR>");
+  cohort->add_option("--out", c.cohort.out, "The cohort file to write (never replaced)")
+      ->required()
+      ->option_text("<FILE>");
+  add_caveat_options(cohort, c.cohort.caveats, kChildDefaults);
+
+  CLI::App* materialize =
+      agent->add_subcommand("materialize", "Reveal members of a cohort with their sum proofs, making them agents");
+  add_agent_common(materialize, c.materialize.common, c, kSendAs);
+  materialize->add_option("--cohort", c.materialize.cohort, "The cohort file `sion agent cohort` wrote")
+      ->required()
+      ->option_text("<FILE>");
+  materialize->add_option("--first", c.materialize.first, "The first member's index [default: 0]")
+      ->check(unsigned_decimal())
+      ->option_text("<I>");
+  materialize->add_option("--count", c.materialize.count, "Members to reveal, 1 to 128 [default: 1]")
+      ->check(unsigned_decimal())
+      ->option_text("<N>");
+
+  const auto add_restrict = [&](const char* name, const char* help, AgentRestrictOptions& options, RestrictKind kind) {
+    CLI::App* command = agent->add_subcommand(name, help);
+    options.kind = kind;
+    add_agent_common(command, options.common, c, kSendAs);
+    command->add_option("--agent", options.agent, "The descendant to restrict")->required()->option_text("<AGENT>");
+    return command;
+  };
+  add_restrict("revoke", "Revoke a descendant agent and, at once, every agent below it", c.revoke,
+               RestrictKind::revoke);
+  CLI::App* suspend = add_restrict("suspend", "Suspend a descendant agent and every agent below it until a height",
+                                   c.suspend, RestrictKind::suspend);
+  suspend->add_option("--until", c.suspend.until, "The last Pulse height of the suspension")
+      ->required()
+      ->check(unsigned_decimal())
+      ->option_text("<H>");
+  CLI::App* narrow = add_restrict("narrow", "Tighten a descendant agent's caveats (and so its descendants')", c.narrow,
+                                  RestrictKind::narrow);
+  add_caveat_options(narrow, c.narrow.caveats, "Unset caveats are the agent's charter's: they narrow nothing.");
+
+  CLI::App* show = agent->add_subcommand("show", "Print the node's view of an agent: caveats, allotment, standing");
+  show->add_option("AGENT", c.show.agent, "The agent's id (its lineage id)")->required()->option_text("<AGENT>");
+  add_node_option(show, c.show.node);
+  show->set_help_flag("-h,--help", "Print help");
+}
+
+// Runs the agent subcommand that was parsed.
+base::Status run_agent_command(AgentCommands& c) {
+  for (AgentCommon* common : {&c.spawn.common, &c.pay.common, &c.batch.common, &c.cohort.common, &c.materialize.common,
+                              &c.revoke.common, &c.suspend.common, &c.narrow.common}) {
+    common->wait = !c.no_wait;
+    common->timeout = std::chrono::seconds(c.timeout_s);
+  }
+  const std::string parsed = c.agent->get_subcommands().front()->get_name();
+  if (parsed == "spawn") return run_agent_spawn(c.spawn, stdout, stderr);
+  if (parsed == "pay") return run_agent_pay(c.pay, stdout, stderr);
+  if (parsed == "batch") return run_agent_batch(c.batch, stdout, stderr);
+  if (parsed == "cohort") return run_agent_cohort(c.cohort, stdout, stderr);
+  if (parsed == "materialize") return run_agent_materialize(c.materialize, stdout, stderr);
+  if (parsed == "revoke") return run_agent_restrict(c.revoke, stdout, stderr);
+  if (parsed == "suspend") return run_agent_restrict(c.suspend, stdout, stderr);
+  if (parsed == "narrow") return run_agent_restrict(c.narrow, stdout, stderr);
+  return run_agent_show(c.show, stdout);
+}
+
 CLI::App* add_tx(CLI::App& app, std::string& input) {
   CLI::App* tx = app.add_subcommand("tx", "Work with transactions");
   tx->require_subcommand(1);
@@ -375,6 +548,8 @@ int run_app(int argc, const char* const* argv) {
   CLI::App* tx_decode = add_tx(app, tx_input);
   WalletCommands wallet_commands;
   add_wallet_commands(app, tx_decode->get_parent(), wallet_commands);
+  AgentCommands agent_commands;
+  add_agent_commands(app, agent_commands);
   KeygenOptions keygen_options;
   CLI::App* keygen = add_keygen(app, keygen_options);
   AddressOptions address_options;
@@ -429,6 +604,12 @@ int run_app(int argc, const char* const* argv) {
                                 : wallet_commands.transfer_app->parsed()
                                     ? run_transfer(wallet_commands.transfer, stdout, stderr)
                                     : run_tx_status(wallet_commands.status, stdout);
+    if (status) return code(ExitCode::ok);
+    print_error(status.error().reason.c_str());
+    return code(status.error().code == base::Errc::invalid_argument ? ExitCode::usage : ExitCode::failure);
+  }
+  if (agent_commands.agent->parsed()) {
+    const base::Status status = run_agent_command(agent_commands);
     if (status) return code(ExitCode::ok);
     print_error(status.error().reason.c_str());
     return code(status.error().code == base::Errc::invalid_argument ? ExitCode::usage : ExitCode::failure);

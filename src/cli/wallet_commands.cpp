@@ -14,6 +14,7 @@
 #include "sion/exec/tx_builder.hpp"
 #include "sion/http/client.hpp"
 #include "sion/wallet/address.hpp"
+#include "sion/wallet/agent_client.hpp"
 #include "sion/wallet/api_replies.hpp"
 #include "sion/wallet/key_file.hpp"
 #include "sion/wallet/keygen.hpp"
@@ -24,11 +25,8 @@
 #include "sion/wallet/node_load.hpp"
 
 namespace sion::cli {
-namespace {
-
 using base::Errc;
 
-// The key file an option names, or the only one in the default directory.
 base::Result<crypto::SigningBundle> signer_of(const std::optional<std::string>& key) {
   if (key) return wallet::read_key_file(*key);
   SION_TRY(const std::string dir, wallet::default_key_directory());
@@ -36,7 +34,12 @@ base::Result<crypto::SigningBundle> signer_of(const std::optional<std::string>& 
   return wallet::read_key_file(only);
 }
 
-}  // namespace
+std::string describe_execution(const wallet::TxState& state, std::chrono::milliseconds waited) {
+  const wallet::ReceiptInfo& receipt = *state.receipt;
+  return fmt::format("executed in Pulse {} at position {} after {} ms\nreceipt: {} (fee paid {}, {} coins created)\n",
+                     state.height.value_or(0), state.index.value_or(0), waited.count(), receipt.status,
+                     receipt.fee_paid, receipt.coins_created);
+}
 
 base::Status run_balance(const BalanceOptions& options, std::FILE* out) {
   exec::Id account{};
@@ -62,45 +65,21 @@ base::Status run_balance(const BalanceOptions& options, std::FILE* out) {
 base::Status run_transfer(const TransferOptions& options, std::FILE* out, std::FILE* err) {
   if (options.amount == 0) return base::fail(Errc::invalid_argument, "--amount: must be at least 1");
   SION_TRY(const exec::Id payee, wallet::parse_address(options.to));
-  SION_TRY(const crypto::SigningBundle signer, signer_of(options.key));
-  const exec::Id sender = exec::account_id(signer.public_bundle());
+  SION_TRY(crypto::SigningBundle signer, signer_of(options.key));
   SION_TRY(wallet::HttpCall call, http_call_for(options.node));
   wallet::NodeApi api(std::move(call));
   SION_TRY(const wallet::NodeStatus status, api.status());
-  SION_TRY(const wallet::AccountInfo account, api.account(sender));
-  if (!account.exists) {
-    return base::fail(Errc::invalid_argument,
-                      "account " + wallet::address_to_text(sender) + " does not exist on this chain (no coins)");
-  }
-
-  // The largest coins first, until they pay the amount and the fee (which
-  // grows with each input).
-  std::vector<wallet::CoinInfo> coins = account.coins;
-  std::sort(coins.begin(), coins.end(), [](const auto& a, const auto& b) { return a.amount > b.amount; });
-  std::vector<exec::Id> inputs;
-  exec::Amount held = 0;
-  std::optional<exec::Transaction> tx;
   const std::vector<exec::Output> outputs{{payee, options.amount}};
-  for (const wallet::CoinInfo& coin : coins) {
-    if (inputs.size() == exec::kMaxTransferInputs) break;
-    inputs.push_back(coin.id);
-    held += coin.amount;
-    SION_TRY(exec::Transaction built, exec::make_transfer(signer, status.params, account.nonce, inputs, outputs));
-    if (held >= options.amount && held - options.amount >= built.payload.fee) {
-      tx = std::move(built);
-      break;
-    }
-  }
-  if (!tx) {
-    return base::fail(Errc::invalid_argument,
-                      fmt::format("the account holds {} in {} coins: not enough to pay {} and the fee", account.balance,
-                                  coins.size(), options.amount));
-  }
-  SION_TRY(const wallet::Submission submission, api.submit(*tx));
+  SION_TRY(const exec::Transaction tx,
+           wallet::sign_from(api, wallet::Sender{std::move(signer), std::nullopt}, status.params, options.amount,
+                             [&](std::span<const exec::Id> coins) -> exec::TxBody {
+                               return exec::Transfer{{coins.begin(), coins.end()}, {outputs.begin(), outputs.end()}};
+                             }));
+  SION_TRY(const wallet::Submission submission, api.submit(tx));
   if (!submission.admitted()) {
     return base::fail(Errc::invalid_argument, "the node refused the transaction: " + submission.refusal->to_string());
   }
-  std::fputs(fmt::format("submitted {} (fee {}){}\n", base::to_hex(submission.tx_id), tx->payload.fee,
+  std::fputs(fmt::format("submitted {} (fee {}){}\n", base::to_hex(submission.tx_id), tx.payload.fee,
                          submission.held ? ", held for a lower nonce" : "")
                  .c_str(),
              out);
@@ -108,38 +87,12 @@ base::Status run_transfer(const TransferOptions& options, std::FILE* out, std::F
   if (!options.wait) return {};
 
   const auto start = std::chrono::steady_clock::now();
-  for (;;) {
-    SION_TRY(const wallet::TxState state, api.tx_status(submission.tx_id));
-    const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
-    if (state.executed()) {
-      std::fputs("\n", err);
-      const wallet::ReceiptInfo& receipt = *state.receipt;
-      std::fputs(
-          fmt::format("executed in Pulse {} at position {} after {} ms\nreceipt: {} (fee paid {}, {} coins created)\n",
-                      *state.height, state.index.value_or(0), waited.count(), receipt.status, receipt.fee_paid,
-                      receipt.coins_created)
-              .c_str(),
-          out);
-      if (receipt.status != "success") return base::fail(Errc::invalid_value, "the transfer failed: " + receipt.status);
-      return {};
-    }
-    if (state.status != "pending" && state.status != "held") {
-      std::fputs("\n", err);
-      return base::fail(Errc::invalid_value, fmt::format("the transaction was {}{}", state.status,
-                                                         state.reason ? " (" + *state.reason + ")" : ""));
-    }
-    std::fputs(
-        fmt::format("\rwaiting for execution: {}, {:.1f} s", state.status, static_cast<double>(waited.count()) / 1000.0)
-            .c_str(),
-        err);
-    std::fflush(err);
-    if (waited > options.timeout) {
-      std::fputs("\n", err);
-      return base::fail(Errc::io_error, fmt::format("not executed within {} s; `sion tx status {}` tells later",
-                                                    options.timeout.count(), base::to_hex(submission.tx_id)));
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+  SION_TRY(const wallet::TxState state, wallet::wait_for_execution(api, submission.tx_id, options.timeout, err));
+  const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+  std::fputs(describe_execution(state, waited).c_str(), out);
+  const wallet::ReceiptInfo& receipt = *state.receipt;
+  if (receipt.status != "success") return base::fail(Errc::invalid_value, "the transfer failed: " + receipt.status);
+  return {};
 }
 
 base::Status run_tx_status(const TxStatusOptions& options, std::FILE* out) {

@@ -134,6 +134,18 @@ base::Result<AccountInfo> NodeApi::account(const exec::Id& id) {
                                 [&](std::string_view body) { return parse_account_reply(body, id); });
 }
 
+base::Result<base::JsonValue> NodeApi::agent_view(const exec::Id& id) {
+  return get_route<base::JsonValue>(call_, "/v1/agents/" + base::to_hex(id),
+                                    [&](std::string_view body) -> base::Result<base::JsonValue> {
+                                      SION_TRY(base::JsonValue view, base::parse_json(body));
+                                      const std::string expected = base::to_hex(id);
+                                      if (!view.is_object() || !view.contains("id") || view["id"] != expected) {
+                                        return base::fail(Errc::invalid_value, "$.id: expected " + expected);
+                                      }
+                                      return view;
+                                    });
+}
+
 base::Result<ObjectReply> NodeApi::object(const exec::Id& id, bool with_proof, std::optional<std::uint64_t> height) {
   std::string path = "/v1/objects/" + base::to_hex(id);
   if (with_proof) path += "?proof=true";

@@ -57,6 +57,30 @@ stop_devnet() {
   node_pid=""
 }
 
+# free_ports N: the first of N consecutive loopback ports free just now.
+free_ports() {
+  "$python" - "$1" <<'PY'
+import random, socket, sys
+count = int(sys.argv[1])
+for _ in range(200):
+    base = random.randrange(20000, 60000)
+    sockets = []
+    try:
+        for port in range(base, base + count):
+            s = socket.socket()
+            sockets.append(s)
+            s.bind(("127.0.0.1", port))
+    except OSError:
+        continue
+    finally:
+        for s in sockets:
+            s.close()
+    print(base)
+    sys.exit(0)
+sys.exit(1)
+PY
+}
+
 # The conformance vectors (shared/vectors/README.md): $SION_VECTORS_DIR, or
 # shared/vectors beside the source tree. Skips the case when absent.
 vectors_dir() {
@@ -700,26 +724,7 @@ PY
     node_pid=""
     trap '[[ -n "$node_pid" ]] && kill -9 "$node_pid" 2>/dev/null || true' EXIT
     # Six consecutive free loopback ports (validator K: API P + 2K, consensus P + 1 + 2K).
-    port=$("$python" - <<'PY'
-import random, socket, sys
-for _ in range(200):
-    base = random.randrange(20000, 60000)
-    sockets = []
-    try:
-        for port in range(base, base + 6):
-            s = socket.socket()
-            sockets.append(s)
-            s.bind(("127.0.0.1", port))
-    except OSError:
-        continue
-    finally:
-        for s in sockets:
-            s.close()
-    print(base)
-    sys.exit(0)
-sys.exit(1)
-PY
-) || skip "no six consecutive free ports"
+    port=$(free_ports 6) || skip "no six consecutive free ports"
     # The pids of the devnet's children, from /proc (no procps needed).
     children() {
       "$python" - "$1" <<'PY'
@@ -807,6 +812,107 @@ PY
     run devnet --validators 65 --dir "$work/other"
     expect_status 2
     [[ ! -e "$work/other" ]] || fail "a refused devnet wrote $work/other"
+    ;;
+  devnet_agents)
+    # docs/wallet.md, "Agents": on a devnet of four validators, an account
+    # spawns a keyed agent that pays with its own keys and a keyless one that
+    # pays through a batch the account signs once; a narrowing fails the
+    # next batch payment over the new cap; a revoked agent pays no more; a
+    # cohort of 1,000 members is spawned and four are materialized (a
+    # second time is refused) and pay through a batch.
+    node_pid=""
+    trap '[[ -n "$node_pid" ]] && kill -INT "$node_pid" 2>/dev/null || true' EXIT
+    port=$(free_ports 8) || skip "no eight consecutive free ports"
+    "$sion" devnet --validators 4 --dir "$work/dn" --api "127.0.0.1:$port" --interval-ms 100 \
+      >"$work/devnet.out" 2>"$work/devnet.err" &
+    node_pid=$!
+    api="http://127.0.0.1:$port"
+    for _ in $(seq 300); do
+      curl -sf "$api/v1/status" >/dev/null && break
+      kill -0 "$node_pid" 2>/dev/null || fail "the devnet stopped: $(cat "$work/devnet.err")"
+      sleep 0.05
+    done
+    owner="$work/dn/keys/account-0000.json"
+    run address --key "$work/dn/keys/account-0001.json"
+    payee="$out"
+    run keygen --out "$work/agent.json"
+    expect_status 0
+
+    run agent spawn --key "$owner" --allotment 1000000 --agent-key "$work/agent.json" --node "$api" --timeout 30
+    expect_status 0
+    expect_line "$out" '^agent [0-9a-f]{64} \(root [0-9a-f]{64}, path 0, keyed\)$'
+    expect_line "$out" '^receipt: success'
+    keyed=$(grep -Eo '^agent [0-9a-f]{64}' <<<"$out" | cut -d' ' -f2)
+    run agent pay --key "$work/agent.json" --as "$keyed" --to "$payee" --amount 1000 --node "$api" --timeout 30
+    expect_status 0
+    expect_line "$out" '^receipt: success'
+
+    run agent spawn --key "$owner" --allotment 1000000 --per-payment 100 --node "$api" --timeout 30
+    expect_status 0
+    expect_line "$out" '^agent [0-9a-f]{64} \(root [0-9a-f]{64}, path 1, keyless\)$'
+    keyless=$(grep -Eo '^agent [0-9a-f]{64}' <<<"$out" | cut -d' ' -f2)
+    run agent batch --key "$owner" --pay "$keyless:$payee:10" --pay "$keyless:$payee:20" --node "$api" --timeout 30
+    expect_status 0
+    expect_line "$out" '^batch [0-9a-f]{64} of 2 members'
+    expect_line "$out" '^member 0 [0-9a-f]{64}: Pulse [0-9]+, success$'
+    expect_line "$out" '^member 1 [0-9a-f]{64}: Pulse [0-9]+, success$'
+    run balance --address "$payee" --node "$api"
+    expect_line "$out" '^balance: 1000001030$'
+    run agent show "$keyless" --node "$api"
+    expect_status 0
+    "$python" - "$out" <<'PY' || fail "agent show: $out"
+import json, sys
+view = json.loads(sys.argv[1])
+assert view["allotment"]["nonce"] == 2, view
+assert view["standing"]["status"] == "success", view
+assert view["standing"]["per_payment"] == 100, view
+PY
+
+    # Narrowed to 15 a payment: the next one of 20 fails, one of 15 passes.
+    run agent narrow --key "$owner" --agent "$keyless" --per-payment 15 --node "$api" --timeout 30
+    expect_status 0
+    run agent batch --key "$owner" --pay "$keyless:$payee:20" --pay "$keyless:$payee:15" --node "$api" --timeout 30
+    expect_status 1
+    expect_line "$out" '^member 0 [0-9a-f]{64}: Pulse [0-9]+, above_per_payment$'
+    expect_line "$out" '^member 1 [0-9a-f]{64}: Pulse [0-9]+, success$'
+    expect_line "$err" '1 of 2 members failed'
+
+    # Revoked: the node refuses its payment, or executes it as a failure.
+    run agent revoke --key "$owner" --agent "$keyed" --node "$api" --timeout 30
+    expect_status 0
+    run agent show "$keyed" --node "$api"
+    expect_line "$out" '"status": "agent_revoked"'
+    run agent pay --key "$work/agent.json" --as "$keyed" --to "$payee" --amount 1 --node "$api" --timeout 30
+    [[ "$status" != 0 ]] || fail "a revoked agent paid: $out"
+    expect_line "$out$err" 'agent_revoked'
+
+    # A cohort: one transaction for 1,000 members; four materialized.
+    run agent cohort --key "$owner" --members 1000 --allotment 100000 --out "$work/cohort.json" --node "$api" \
+      --timeout 30
+    expect_status 0
+    expect_line "$out" '^cohort [0-9a-f]{64} \(root [0-9a-f]{64}, path 2\): 1000 keyless members of 100000 each'
+    run agent cohort --key "$owner" --members 10 --allotment 1 --out "$work/cohort.json" --node "$api"
+    expect_status 2
+    expect_line "$err" 'already exists'
+    run agent materialize --key "$work/dn/keys/account-0002.json" --cohort "$work/cohort.json" --first 0 --count 4 \
+      --node "$api" --timeout 30
+    expect_status 0
+    expect_line "$out" '^member 3: agent [0-9a-f]{64}$'
+    expect_line "$out" '^receipt: success'
+    member=$(grep -E '^member 3: agent' <<<"$out" | grep -Eo '[0-9a-f]{64}')
+    run agent materialize --key "$work/dn/keys/account-0002.json" --cohort "$work/cohort.json" --first 3 --count 1 \
+      --node "$api" --timeout 30
+    expect_status 1
+    expect_line "$err" 'already_materialized'
+    run agent batch --key "$owner" --pay "$member:$payee:7" --node "$api" --timeout 30
+    expect_status 0
+    expect_line "$out" '^member 0 [0-9a-f]{64}: Pulse [0-9]+, success$'
+    run balance --address "$payee" --node "$api"
+    expect_line "$out" '^balance: 1000001052$'
+    kill -INT "$node_pid"
+    for _ in $(seq 200); do kill -0 "$node_pid" 2>/dev/null || break; sleep 0.05; done
+    kill -0 "$node_pid" 2>/dev/null && fail "the devnet did not stop on SIGINT"
+    node_pid=""
     ;;
   *)
     fail "unknown case"

@@ -10,6 +10,8 @@
 #include <string>
 
 #include "sion/base/result.hpp"
+#include "sion/crypto/bundle.hpp"
+#include "sion/wallet/api_replies.hpp"
 #include "sion/wallet/http_transport.hpp"
 
 namespace sion::cli {
@@ -17,6 +19,13 @@ namespace sion::cli {
 inline constexpr const char* kDefaultNodeUrl = "http://127.0.0.1:8730";
 
 using wallet::http_call_for;
+
+// The key file an option names, or the only one in ~/.sion/keys.
+base::Result<crypto::SigningBundle> signer_of(const std::optional<std::string>& key);
+
+// "executed in Pulse H at position I after N ms" and the receipt's line,
+// for an executed transaction.
+std::string describe_execution(const wallet::TxState& state, std::chrono::milliseconds waited);
 
 struct BalanceOptions {
   std::optional<std::string> key;      // a key file; or

@@ -27,6 +27,11 @@ inline constexpr std::size_t kMaxGenesisFileBytes = std::size_t{1} << 30;
 // Genesis coins are numbered by a u32 (genesis_coin_id).
 inline constexpr std::uint64_t kMaxGenesisCoins = std::uint64_t{1} << 32;
 
+// What one unit of the native coin is shown as in US dollars on a devnet,
+// in nano-USD: used by `sion bench` and the CLI to print fees, never by
+// consensus (docs/genesis.md, "Display price").
+inline constexpr std::uint64_t kDevnetNanoUsdPerUnit = 50;
+
 // An account that exists from the start, with its coins (possibly none).
 struct GenesisAccount {
   crypto::KeyBundle keys;

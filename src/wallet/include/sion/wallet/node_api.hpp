@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "sion/base/bytes.hpp"
+#include "sion/base/json.hpp"
 #include "sion/base/result.hpp"
 #include "sion/wallet/api_replies.hpp"
 #include "sion/wallet/http_call.hpp"
@@ -48,6 +49,10 @@ class NodeApi {
   base::Result<TxState> tx_status(const exec::Id& id);
   base::Result<NodeStatus> status();
   base::Result<AccountInfo> account(const exec::Id& id);
+  // GET /v1/agents/{id}: the node's view of an agent (informational: shown,
+  // not verified); the reply must name `id`. not_found when no charter is
+  // stored there.
+  base::Result<base::JsonValue> agent_view(const exec::Id& id);
   // GET /v1/objects/{id}[?proof=true][&height=H]; the reply must name `id`
   // (and `height` when given) and carry a proof when asked for one.
   base::Result<ObjectReply> object(const exec::Id& id, bool with_proof = true,
