@@ -44,9 +44,8 @@ std::vector<std::string> split_list(std::string_view text) {
 
 base::Result<std::uint8_t> parse_actions(std::string_view text) {
   static const std::map<std::string, agents::Action, std::less<>> kNames = {
-      {"pay", agents::Action::pay},         {"spawn", agents::Action::spawn},
-      {"cohort", agents::Action::cohort},   {"control", agents::Action::control},
-      {"restrict", agents::Action::restrict}, {"fund", agents::Action::fund}};
+      {"pay", agents::Action::pay},         {"spawn", agents::Action::spawn},       {"cohort", agents::Action::cohort},
+      {"control", agents::Action::control}, {"restrict", agents::Action::restrict}, {"fund", agents::Action::fund}};
   std::uint8_t bits = 0;
   for (const std::string& item : split_list(text)) {
     if (item == "all") {
@@ -122,8 +121,8 @@ std::string micro_usd(exec::Amount fee) {
 
 // Submits `tx` and, unless told not to, waits for its receipt; a receipt
 // other than success is an error naming its status.
-base::Status submit_and_wait(Session& session, const AgentCommon& common, const exec::Transaction& tx,
-                             std::FILE* out, std::FILE* err) {
+base::Status submit_and_wait(Session& session, const AgentCommon& common, const exec::Transaction& tx, std::FILE* out,
+                             std::FILE* err) {
   SION_TRY(const wallet::Submission submission, session.api.submit(tx));
   if (!submission.admitted()) {
     return base::fail(Errc::invalid_argument, "the node refused the transaction: " + submission.refusal->to_string());
@@ -217,12 +216,13 @@ base::Status run_agent_spawn(const AgentSpawnOptions& options, std::FILE* out, s
     SION_TRY(const exec::Id controller, parse_id("--controller", *options.controller));
     authority = agents::Keyless{controller};
   }
-  SION_TRY(const exec::Transaction tx,
-           wallet::sign_from(session.api, session.sender, session.status.params, options.allotment,
-                             [&](std::span<const exec::Id> coins) -> exec::TxBody {
-                               return exec::SpawnAgent{place.index, authority, caveats, options.allotment,
-                                                       {coins.begin(), coins.end()}};
-                             }));
+  SION_TRY(
+      const exec::Transaction tx,
+      wallet::sign_from(
+          session.api, session.sender, session.status.params, options.allotment,
+          [&](std::span<const exec::Id> coins) -> exec::TxBody {
+            return exec::SpawnAgent{place.index, authority, caveats, options.allotment, {coins.begin(), coins.end()}};
+          }));
   std::fputs(fmt::format("agent {} ({}, {})\n", base::to_hex(agents::lineage_id(place.lineage)),
                          describe_lineage(place.lineage), options.agent_key ? "keyed" : "keyless")
                  .c_str(),
@@ -243,6 +243,18 @@ base::Status run_agent_pay(const AgentPayOptions& options, std::FILE* out, std::
                              }));
   SION_TRY_STATUS(submit_and_wait(session, options.common, tx, out, err));
   return {};
+}
+
+base::Status run_agent_fund(const AgentFundOptions& options, std::FILE* out, std::FILE* err) {
+  if (options.amount == 0) return base::fail(Errc::invalid_argument, "--amount: must be at least 1");
+  SION_TRY(const exec::Id agent, parse_id("--agent", options.agent));
+  SION_TRY(Session session, open_session(options.common));
+  SION_TRY(const exec::Transaction tx,
+           wallet::sign_from(session.api, session.sender, session.status.params, options.amount,
+                             [&](std::span<const exec::Id> coins) -> exec::TxBody {
+                               return exec::FundAgent{agent, options.amount, {coins.begin(), coins.end()}};
+                             }));
+  return submit_and_wait(session, options.common, tx, out, err);
 }
 
 namespace {
@@ -312,8 +324,8 @@ base::Status run_agent_batch(const AgentBatchOptions& options, std::FILE* out, s
   for (const exec::Transaction& member : members) {
     SION_TRY(const wallet::Submission submission, session.api.submit(member));
     if (!submission.admitted()) {
-      return base::fail(Errc::invalid_argument, fmt::format("the node refused member {}: {}", ids.size(),
-                                                            submission.refusal->to_string()));
+      return base::fail(Errc::invalid_argument,
+                        fmt::format("the node refused member {}: {}", ids.size(), submission.refusal->to_string()));
     }
     ids.push_back(submission.tx_id);
   }
@@ -327,9 +339,9 @@ base::Status run_agent_batch(const AgentBatchOptions& options, std::FILE* out, s
     SION_TRY(const wallet::TxState state, wallet::wait_for_execution(session.api, ids[i], options.common.timeout, err));
     const std::string& status = state.receipt->status;
     failed += status != "success";
-    std::fputs(fmt::format("member {} {}: Pulse {}, {}\n", i, base::to_hex(ids[i]), state.height.value_or(0), status)
-                   .c_str(),
-               out);
+    std::fputs(
+        fmt::format("member {} {}: Pulse {}, {}\n", i, base::to_hex(ids[i]), state.height.value_or(0), status).c_str(),
+        out);
   }
   if (failed != 0) return base::fail(Errc::invalid_value, fmt::format("{} of {} members failed", failed, ids.size()));
   return {};
@@ -363,16 +375,16 @@ base::Status run_agent_cohort(const AgentCohortOptions& options, std::FILE* out,
   SION_TRY(const commit::SumTree tree, agents::build_cohort_tree(wallet::cohort_spec(file), &executor));
   const agents::CohortRoot members{tree.root().hash, tree.root().sum, options.members};
   SION_TRY(const exec::Transaction tx,
-           wallet::sign_from(session.api, session.sender, session.status.params, members.total,
-                             [&](std::span<const exec::Id> coins) -> exec::TxBody {
-                               return exec::SpawnCohort{place.index, controller, caveats, members,
-                                                        {coins.begin(), coins.end()}};
-                             }));
+           wallet::sign_from(
+               session.api, session.sender, session.status.params, members.total,
+               [&](std::span<const exec::Id> coins) -> exec::TxBody {
+                 return exec::SpawnCohort{place.index, controller, caveats, members, {coins.begin(), coins.end()}};
+               }));
   // The file first: the members can only ever be proven from it.
   SION_TRY_STATUS(wallet::write_cohort_file(options.out, file));
   std::fputs(fmt::format("cohort {} ({}): {} keyless members of {} each, controller {}; written to {}\n",
-                         base::to_hex(file.cohort), describe_lineage(place.lineage), options.members,
-                         options.allotment, wallet::address_to_text(controller), options.out)
+                         base::to_hex(file.cohort), describe_lineage(place.lineage), options.members, options.allotment,
+                         wallet::address_to_text(controller), options.out)
                  .c_str(),
              out);
   SION_TRY_STATUS(submit_and_wait(session, options.common, tx, out, err));
@@ -385,9 +397,8 @@ base::Status run_agent_materialize(const AgentMaterializeOptions& options, std::
   }
   SION_TRY(const wallet::CohortFile file, wallet::read_cohort_file(options.cohort));
   if (options.first >= file.members || options.count > file.members - options.first) {
-    return base::fail(Errc::invalid_argument,
-                      fmt::format("--first {} --count {}: the cohort has {} members", options.first, options.count,
-                                  file.members));
+    return base::fail(Errc::invalid_argument, fmt::format("--first {} --count {}: the cohort has {} members",
+                                                          options.first, options.count, file.members));
   }
   SION_TRY(Session session, open_session(options.common));
   SION_TRY(const std::optional<wallet::AgentState> cohort, wallet::fetch_agent(session.api, file.cohort));
@@ -404,16 +415,16 @@ base::Status run_agent_materialize(const AgentMaterializeOptions& options, std::
     SION_TRY(commit::SumProof proof, tree.prove(i));
     body.members.push_back(agents::CohortMember{i, file.caveats, file.allotment, std::move(proof)});
   }
-  SION_TRY(const exec::Transaction tx,
-           wallet::sign_from(session.api, session.sender, session.status.params, 0,
-                             [&](std::span<const exec::Id> coins) -> exec::TxBody {
-                               exec::MaterializeAgents with_coins = body;
-                               with_coins.coins = {coins.begin(), coins.end()};
-                               return with_coins;
-                             }));
+  SION_TRY(const exec::Transaction tx, wallet::sign_from(session.api, session.sender, session.status.params, 0,
+                                                         [&](std::span<const exec::Id> coins) -> exec::TxBody {
+                                                           exec::MaterializeAgents with_coins = body;
+                                                           with_coins.coins = {coins.begin(), coins.end()};
+                                                           return with_coins;
+                                                         }));
   for (std::uint32_t i = options.first; i < options.first + options.count; ++i) {
     const std::optional<agents::Lineage> member = agents::child_lineage(cohort->charter.lineage, i);
-    if (member) std::fputs(fmt::format("member {}: agent {}\n", i, base::to_hex(agents::lineage_id(*member))).c_str(), out);
+    if (member)
+      std::fputs(fmt::format("member {}: agent {}\n", i, base::to_hex(agents::lineage_id(*member))).c_str(), out);
   }
   SION_TRY_STATUS(submit_and_wait(session, options.common, tx, out, err));
   return {};

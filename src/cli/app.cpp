@@ -284,6 +284,7 @@ void add_wallet_commands(CLI::App& app, CLI::App* tx, WalletCommands& commands) 
 struct AgentCommands {
   AgentSpawnOptions spawn;
   AgentPayOptions pay;
+  AgentFundOptions fund;
   AgentBatchOptions batch;
   AgentCohortOptions cohort;
   AgentMaterializeOptions materialize;
@@ -364,6 +365,11 @@ void add_agent_commands(CLI::App& app, AgentCommands& c) {
   pay->add_option("--to", c.pay.to, "The payee's address")->required()->option_text("<ADDR>");
   pay->add_option("--amount", c.pay.amount, "The amount")->required()->check(unsigned_decimal())->option_text("<N>");
 
+  CLI::App* fund = agent->add_subcommand("fund", "Add to an agent's allotment from the sender's coins (or allotment)");
+  add_agent_common(fund, c.fund.common, c, kSendAs);
+  fund->add_option("--agent", c.fund.agent, "The agent to fund")->required()->option_text("<AGENT>");
+  fund->add_option("--amount", c.fund.amount, "The amount")->required()->check(unsigned_decimal())->option_text("<N>");
+
   CLI::App* batch = agent->add_subcommand(
       "batch", "Sign one batch of payments by keyless agents this sender controls, then submit its members");
   add_agent_common(batch, c.batch.common, c, kSendAs);
@@ -435,14 +441,15 @@ void add_agent_commands(CLI::App& app, AgentCommands& c) {
 
 // Runs the agent subcommand that was parsed.
 base::Status run_agent_command(AgentCommands& c) {
-  for (AgentCommon* common : {&c.spawn.common, &c.pay.common, &c.batch.common, &c.cohort.common, &c.materialize.common,
-                              &c.revoke.common, &c.suspend.common, &c.narrow.common}) {
+  for (AgentCommon* common : {&c.spawn.common, &c.pay.common, &c.fund.common, &c.batch.common, &c.cohort.common,
+                              &c.materialize.common, &c.revoke.common, &c.suspend.common, &c.narrow.common}) {
     common->wait = !c.no_wait;
     common->timeout = std::chrono::seconds(c.timeout_s);
   }
   const std::string parsed = c.agent->get_subcommands().front()->get_name();
   if (parsed == "spawn") return run_agent_spawn(c.spawn, stdout, stderr);
   if (parsed == "pay") return run_agent_pay(c.pay, stdout, stderr);
+  if (parsed == "fund") return run_agent_fund(c.fund, stdout, stderr);
   if (parsed == "batch") return run_agent_batch(c.batch, stdout, stderr);
   if (parsed == "cohort") return run_agent_cohort(c.cohort, stdout, stderr);
   if (parsed == "materialize") return run_agent_materialize(c.materialize, stdout, stderr);

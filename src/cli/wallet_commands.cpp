@@ -69,6 +69,14 @@ base::Status run_transfer(const TransferOptions& options, std::FILE* out, std::F
   SION_TRY(wallet::HttpCall call, http_call_for(options.node));
   wallet::NodeApi api(std::move(call));
   SION_TRY(const wallet::NodeStatus status, api.status());
+  // Coins sent to an agent's id could never be spent (docs/agents.md): it
+  // is funded through its allotment.
+  SION_TRY(const std::optional<wallet::AgentState> agent, wallet::fetch_agent(api, payee));
+  if (agent) {
+    return base::fail(Errc::invalid_argument, "--to " + wallet::address_to_text(payee) +
+                                                  " is an agent, which cannot spend coins: fund its allotment "
+                                                  "with `sion agent fund`");
+  }
   const std::vector<exec::Output> outputs{{payee, options.amount}};
   SION_TRY(const exec::Transaction tx,
            wallet::sign_from(api, wallet::Sender{std::move(signer), std::nullopt}, status.params, options.amount,

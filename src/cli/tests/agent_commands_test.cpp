@@ -46,8 +46,8 @@ TEST(AgentCommands, CaveatOptionsSetWhatTheyName) {
   EXPECT_EQ(caveats->per_payment, 7u);
   EXPECT_EQ(caveats->period_cap, 500u);  // unset: the parent's
   EXPECT_EQ(caveats->period_length, 20u);
-  EXPECT_EQ(caveats->actions, static_cast<std::uint8_t>(agents::Action::pay) |
-                                  static_cast<std::uint8_t>(agents::Action::fund));
+  EXPECT_EQ(caveats->actions,
+            static_cast<std::uint8_t>(agents::Action::pay) | static_cast<std::uint8_t>(agents::Action::fund));
   EXPECT_EQ(caveats->payee_classes, agents::kAllPayeeClasses);
   // Sorted and without repeats, as the ledger requires.
   ASSERT_EQ(caveats->payees.size(), 2u);

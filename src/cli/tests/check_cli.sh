@@ -858,6 +858,12 @@ PY
     expect_line "$out" '^member 1 [0-9a-f]{64}: Pulse [0-9]+, success$'
     run balance --address "$payee" --node "$api"
     expect_line "$out" '^balance: 1000001030$'
+    # Funded through its allotment; a transfer of coins to it is refused.
+    run agent fund --key "$owner" --agent "$keyless" --amount 500 --node "$api" --timeout 30
+    expect_status 0
+    run transfer --key "$owner" --to "$keyless" --amount 5 --node "$api"
+    expect_status 2
+    expect_line "$err" 'is an agent, which cannot spend coins'
     run agent show "$keyless" --node "$api"
     expect_status 0
     "$python" - "$out" <<'PY' || fail "agent show: $out"

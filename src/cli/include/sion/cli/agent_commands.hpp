@@ -44,10 +44,10 @@ base::Result<agents::Caveats> caveats_from(const CaveatOptions& options, const a
 
 struct AgentSpawnOptions {
   AgentCommon common;
-  std::optional<std::uint32_t> index;        // default: the first free one
+  std::optional<std::uint32_t> index;  // default: the first free one
   std::uint64_t allotment = 0;
-  std::optional<std::string> agent_key;      // keyed: the agent's own key file
-  std::optional<std::string> controller;     // keyless: its controller (default: the sender)
+  std::optional<std::string> agent_key;   // keyed: the agent's own key file
+  std::optional<std::string> controller;  // keyless: its controller (default: the sender)
   CaveatOptions caveats;
 };
 base::Status run_agent_spawn(const AgentSpawnOptions& options, std::FILE* out, std::FILE* err);
@@ -59,9 +59,16 @@ struct AgentPayOptions {
 };
 base::Status run_agent_pay(const AgentPayOptions& options, std::FILE* out, std::FILE* err);
 
+struct AgentFundOptions {
+  AgentCommon common;
+  std::string agent;  // any agent (anyone may fund one)
+  std::uint64_t amount = 0;
+};
+base::Status run_agent_fund(const AgentFundOptions& options, std::FILE* out, std::FILE* err);
+
 struct AgentBatchOptions {
-  AgentCommon common;              // the controller
-  std::vector<std::string> pays;   // AGENT:ADDRESS:AMOUNT
+  AgentCommon common;             // the controller
+  std::vector<std::string> pays;  // AGENT:ADDRESS:AMOUNT
   std::uint64_t expiry_pulses = 100;
 };
 // Opens one batch over the payments (one signature), waits for it, then
@@ -74,8 +81,8 @@ struct AgentCohortOptions {
   std::uint32_t members = 0;
   std::uint64_t allotment = 0;  // each member's
   std::optional<std::string> controller;
-  CaveatOptions caveats;        // each member's, and the cohort's bound
-  std::string out;              // the cohort file to write
+  CaveatOptions caveats;  // each member's, and the cohort's bound
+  std::string out;        // the cohort file to write
 };
 base::Status run_agent_cohort(const AgentCohortOptions& options, std::FILE* out, std::FILE* err);
 
