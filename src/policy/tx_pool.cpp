@@ -160,11 +160,11 @@ std::optional<TxPool::PooledCoin> TxPool::pooled_coin(const ledger::Id& sender, 
   return std::nullopt;
 }
 
-base::Result<PolicyVerdict> TxPool::check_coins(const exec::Transaction& tx, const ledger::StateView& view) const {
+base::Result<PolicyVerdict> TxPool::check_coins(const exec::Transaction& tx, const ledger::StateView& view,
+                                                const agents::AgentState* agent) const {
   const exec::TxPayload& payload = tx.payload;
   // An agent pays its fee from its allotment and spends no coins.
-  SION_TRY(const auto agent, agent_at(view, payload.sender));
-  if (agent) {
+  if (agent != nullptr) {
     if (agent->allotment.balance < payload.fee) {
       return refuse(PolicyCode::fee_unpayable, "the agent's allotment holds " +
                                                    std::to_string(agent->allotment.balance) + ", less than the fee " +
@@ -234,10 +234,15 @@ base::Result<TxPool::Plan> TxPool::plan(const exec::Transaction& tx, const TxFac
     out.verdict = refuse(PolicyCode::already_pooled, "transaction " + short_id(facts.tx_id) + " is already pooled");
     return out;
   }
+  // The sender's object, read once: an account, or an agent's charter.
+  SION_TRY(const auto sender_object, view.get(payload.sender));
   // An agent's transaction: the sender's charter, its keys or its batch
   // place, and its allotment's nonce (docs/agents.md, "Authorization of an
   // agent's transaction").
-  SION_TRY(const auto agent, agent_at(view, payload.sender));
+  std::optional<agents::AgentState> agent;
+  if (sender_object && sender_object->type == static_cast<std::uint32_t>(ledger::ObjectType::charter)) {
+    SION_TRY(agent, agent_at(view, payload.sender));
+  }
   const bool member = ledger::is_batch_member(tx.keys);
   if (agent || member) {
     if (!agent || agent->charter.cohort) {
@@ -256,7 +261,7 @@ base::Result<TxPool::Plan> TxPool::plan(const exec::Transaction& tx, const TxFac
       }
     }
     out.account_nonce = agent->allotment.nonce;
-    return check_nonce_and_room(tx, facts, view, out);
+    return check_nonce_and_room(tx, facts, view, &*agent, out);
   }
   // The sender's account in the latest committed state (docs/ledger.md,
   // "Applying a transaction", steps 2, 5 and 7, and the inputs of step 8).
@@ -264,7 +269,7 @@ base::Result<TxPool::Plan> TxPool::plan(const exec::Transaction& tx, const TxFac
     out.verdict = refuse(PolicyCode::wrong_keys, "the key bundle is malformed");
     return out;
   }
-  SION_TRY(const auto account_object, view.get(payload.sender));
+  const auto& account_object = sender_object;
   if (!account_object) {
     if (ledger::account_id_from_keys_id(*facts.keys_id) != payload.sender) {
       out.verdict = refuse(PolicyCode::wrong_keys, "no account exists and the keys do not hash to the sender");
@@ -281,12 +286,13 @@ base::Result<TxPool::Plan> TxPool::plan(const exec::Transaction& tx, const TxFac
     }
     out.account_nonce = account.nonce;
   }
-  return check_nonce_and_room(tx, facts, view, out);
+  return check_nonce_and_room(tx, facts, view, nullptr, out);
 }
 
 // From the nonce on, for accounts and agents alike.
 base::Result<TxPool::Plan> TxPool::check_nonce_and_room(const exec::Transaction& tx, const TxFacts& facts,
-                                                        const ledger::StateView& view, Plan& out) const {
+                                                        const ledger::StateView& view, const agents::AgentState* agent,
+                                                        Plan& out) const {
   const exec::TxPayload& payload = tx.payload;
   if (payload.nonce < out.account_nonce) {
     out.verdict =
@@ -294,7 +300,7 @@ base::Result<TxPool::Plan> TxPool::check_nonce_and_room(const exec::Transaction&
                                               std::to_string(out.account_nonce));
     return out;
   }
-  SION_TRY(out.verdict, check_coins(tx, view));
+  SION_TRY(out.verdict, check_coins(tx, view, agent));
   if (!out.verdict) return out;
   if (payload.nonce - out.account_nonce > options_.max_nonce_gap) {
     out.verdict =
@@ -497,12 +503,13 @@ base::Status TxPool::resync(const ledger::Id& sender, std::uint64_t account_nonc
   // lost its coins (only the sender's own transactions spend them, and each
   // of those moves the nonce).
   std::vector<std::pair<ledger::Id, RemovalReason>> drop;
+  SION_TRY(const auto agent, agent_at(view, sender));
   for (const auto& [nonce, id] : found->second.nonces) {
     if (nonce < account_nonce) {
       drop.emplace_back(id, RemovalReason::stale_nonce);
       continue;
     }
-    SION_TRY(const PolicyVerdict coins, check_coins(*entries_.at(id).tx, view));
+    SION_TRY(const PolicyVerdict coins, check_coins(*entries_.at(id).tx, view, agent ? &*agent : nullptr));
     if (!coins) drop.emplace_back(id, RemovalReason::inputs_spent);
   }
   for (const auto& [id, reason] : drop) remove(id, reason, removed);

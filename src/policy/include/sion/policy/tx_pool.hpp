@@ -24,6 +24,7 @@
 #include <tuple>
 #include <vector>
 
+#include "sion/agents/standing.hpp"
 #include "sion/base/result.hpp"
 #include "sion/commit/hash.hpp"
 #include "sion/exec/transaction.hpp"
@@ -189,13 +190,18 @@ class TxPool {
   PolicyVerdict check_stateless(const exec::Transaction& tx) const;
   // The checks from the duplicate on, and what admitting would replace and evict.
   base::Result<Plan> plan(const exec::Transaction& tx, const TxFacts& facts, const ledger::StateView& view) const;
-  // plan()'s steps from the nonce on, the sender's nonce in `out`.
+  // plan()'s steps from the nonce on, the sender's nonce in `out`; `agent`
+  // is the sending agent (nullptr for an account).
   base::Result<Plan> check_nonce_and_room(const exec::Transaction& tx, const TxFacts& facts,
-                                          const ledger::StateView& view, Plan& out) const;
+                                          const ledger::StateView& view, const agents::AgentState* agent,
+                                          Plan& out) const;
   PolicyVerdict plan_room(const exec::Transaction& tx, const TxFacts& facts, Plan& out) const;
   PolicyVerdict plan_eviction(const Rank& newcomer, const ledger::Id& sender, std::uint64_t count, std::uint64_t bytes,
                               Plan& out) const;
-  base::Result<PolicyVerdict> check_coins(const exec::Transaction& tx, const ledger::StateView& view) const;
+  // The fee and the coins of `tx`, sent by `agent` (nullptr: an account),
+  // read once by the caller.
+  base::Result<PolicyVerdict> check_coins(const exec::Transaction& tx, const ledger::StateView& view,
+                                          const agents::AgentState* agent) const;
   // A coin that a pooled transaction of `sender` with a nonce below
   // `below_nonce` creates: its owner, and its amount where the transaction
   // fixes it (outputs; not change).
