@@ -28,7 +28,10 @@ base::Result<std::optional<state::Object>> latest_object(NodeApi& api, const exe
 
 base::Result<std::optional<AgentState>> fetch_agent(NodeApi& api, const exec::Id& agent) {
   SION_TRY(const std::optional<state::Object> charter_object, latest_object(api, agent));
-  if (!charter_object) return std::optional<AgentState>{};
+  // Absent, or another kind of object (an account, a coin): no agent.
+  if (!charter_object || charter_object->type != static_cast<std::uint32_t>(ledger::ObjectType::charter)) {
+    return std::optional<AgentState>{};
+  }
   SION_TRY(const std::optional<state::Object> allotment_object, latest_object(api, agents::allotment_id(agent)));
   const auto charter = agents::charter_from(*charter_object);
   if (!charter || !allotment_object) {
@@ -47,8 +50,8 @@ base::Result<exec::Transaction> sign_from(NodeApi& api, const Sender& sender, co
   if (sender.agent) {
     SION_TRY(const std::optional<AgentState> agent, fetch_agent(api, id));
     if (!agent) return base::fail(Errc::invalid_argument, "agent " + base::to_hex(id) + " does not exist");
-    SION_TRY(exec::Transaction tx,
-             exec::make_signed(sender.signer, params, id, agent->allotment.nonce, make_body(std::span<const exec::Id>{})));
+    SION_TRY(exec::Transaction tx, exec::make_signed(sender.signer, params, id, agent->allotment.nonce,
+                                                     make_body(std::span<const exec::Id>{})));
     const exec::Amount balance = agent->allotment.balance;
     if (balance < spend || balance - spend < tx.payload.fee) {
       return base::fail(Errc::invalid_argument, fmt::format("agent {} holds {} in its allotment: not enough for {} and "

@@ -26,8 +26,9 @@ struct AgentState {
   agents::Charter charter;
   agents::Allotment allotment;
 };
-// nullopt when no charter is stored under `agent`; invalid_value when the
-// objects there are not a charter and an allotment.
+// nullopt when no charter is stored under `agent` (nothing, or another
+// kind of object); invalid_value when the charter does not decode or has
+// no allotment.
 base::Result<std::optional<AgentState>> fetch_agent(NodeApi& api, const exec::Id& agent);
 
 // Who sends a transaction: the account of `signer`, or the keyed agent
@@ -53,8 +54,8 @@ base::Result<exec::Transaction> sign_from(NodeApi& api, const Sender& sender, co
 // Where the sender's children go: below its account (depth 1), or one
 // level below its agent.
 struct ParentPlace {
-  exec::Id root{};                    // the lineage root account
-  std::optional<AgentState> agent;    // the sending agent; nullopt for an account
+  exec::Id root{};                  // the lineage root account
+  std::optional<AgentState> agent;  // the sending agent; nullopt for an account
   // nullopt past the deepest level (agents::kMaxDepth).
   std::optional<agents::Lineage> child(std::uint32_t index) const;
 };

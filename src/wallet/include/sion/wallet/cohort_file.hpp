@@ -18,10 +18,10 @@ namespace sion::wallet {
 inline constexpr std::size_t kMaxCohortFileBytes = 64 * 1024;
 
 struct CohortFile {
-  exec::Id cohort{};            // the cohort node's lineage id
-  std::uint32_t members = 0;    // 1 ..= agents::kMaxCohortMembers
-  exec::Amount allotment = 0;   // each member's
-  agents::Caveats caveats;      // each member's
+  exec::Id cohort{};           // the cohort node's lineage id
+  std::uint32_t members = 0;   // 1 ..= agents::kMaxCohortMembers
+  exec::Amount allotment = 0;  // each member's
+  agents::Caveats caveats;     // each member's
   bool operator==(const CohortFile&) const = default;
 };
 
