@@ -67,14 +67,15 @@ base::Result<Receipt> apply_body(ledger::Overlay& state, const Restrict& body, c
   if (funds.status != TxStatus::success) return fail(state, tx, funds.status, new_ids);
 
   const std::uint32_t created = detail::take_funds(state, loaded.payer, body.coins, 0, funds, tx, new_ids[0]);
-  SION_TRY(const auto object, state.find(overlay_id(body.target)));
+  SION_TRY(const auto object, state.find(overlay_id(lineage.root, body.target)));
   Restriction current;
   std::uint64_t version = 1;
   if (object != nullptr) {
     SION_TRY(current, restriction_from(*object));
     version = object->version + 1;
   }
-  state.put(overlay_id(body.target), to_object(restricted(std::move(current), body.action, lineage.root), version));
+  state.put(overlay_id(lineage.root, body.target),
+            to_object(restricted(std::move(current), body.action, lineage.root), version));
   return Receipt{tx.tx_id, TxStatus::success, tx.fee, created};
 }
 

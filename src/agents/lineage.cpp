@@ -10,7 +10,13 @@ Id lineage_id(const Lineage& lineage) { return commit::tagged_hash(commit::Domai
 
 Id allotment_id(const Id& agent) noexcept { return commit::tagged_hash(commit::Domain::allotment, agent); }
 
-Id overlay_id(const Id& agent) noexcept { return commit::tagged_hash(commit::Domain::overlay, agent); }
+Id overlay_id(const Id& root, const Id& agent) noexcept {
+  constexpr std::size_t kRootPrefix = 8;
+  Id id = commit::tagged_hash(commit::Domain::overlay, agent);
+  const Id prefix = commit::tagged_hash(commit::Domain::overlay, root);
+  std::copy_n(prefix.begin(), kRootPrefix, id.begin());
+  return id;
+}
 
 std::optional<Lineage> child_lineage(const Lineage& parent, std::uint32_t index) {
   if (parent.depth() >= kMaxDepth) return std::nullopt;

@@ -32,8 +32,8 @@ void write_allotment(ledger::Overlay& state, AgentState& agent) {
   state.put(allotment_id(agent.id), to_object(agent.allotment, agent.allotment_version));
 }
 
-base::Result<std::optional<Restriction>> read_restriction(const ledger::Overlay& state, const Id& id) {
-  SION_TRY(const auto object, state.find(overlay_id(id)));
+base::Result<std::optional<Restriction>> read_restriction(const ledger::Overlay& state, const Id& root, const Id& id) {
+  SION_TRY(const auto object, state.find(overlay_id(root, id)));
   if (object == nullptr) return std::optional<Restriction>{};
   SION_TRY(auto restriction, restriction_from(*object));
   return std::optional<Restriction>{std::move(restriction)};
@@ -48,7 +48,7 @@ base::Result<Standing> read_standing(const ledger::Overlay& state, const AgentSt
   bool revoked = false;
   bool suspended = false;
   for (const Id& id : agent_ids_on_path(agent.charter.lineage)) {
-    SION_TRY(const auto restriction, read_restriction(state, id));
+    SION_TRY(const auto restriction, read_restriction(state, agent.charter.lineage.root, id));
     if (!restriction) continue;
     revoked = revoked || restriction->revoked;
     suspended = suspended || restriction->suspended_until >= height;

@@ -28,7 +28,7 @@ lineage_id = H(b"\x46" + v["lineage"])
 check("lineage id", lineage_id, v["lineage id"])
 check("parent id", H(b"\x46" + root + b"\x01" + u32(0)), v["parent id"])
 check("allotment id", H(b"\x47" + lineage_id), v["allotment id"])
-check("overlay id", H(b"\x48" + lineage_id), v["overlay id"])
+check("overlay id", H(b"\x48" + root)[:8] + H(b"\x48" + lineage_id)[8:], v["overlay id"])
 
 # Caveats, as the page's text describes them.
 caveats = (u64(100000) + u64(5000) + u64(50000) + u64(600) + b"\x03" + b"\x02" + b"\x02" + fill(0x50) +

@@ -67,7 +67,7 @@ TEST(AgentsKnownAnswers, LineageAndItsIds) {
   const Id agent = lineage_id(lineage);
   EXPECT_EQ(bytes_of(agent), documented("lineage id"));
   EXPECT_EQ(bytes_of(allotment_id(agent)), documented("allotment id"));
-  EXPECT_EQ(bytes_of(overlay_id(agent)), documented("overlay id"));
+  EXPECT_EQ(bytes_of(overlay_id(lineage.root, agent)), documented("overlay id"));
   EXPECT_EQ(bytes_of(agent_ids_on_path(lineage).front()), documented("parent id"));
 }
 

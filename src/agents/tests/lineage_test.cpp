@@ -35,9 +35,19 @@ TEST(Lineage, IdsFollowTheirDefinitions) {
   const Id agent = lineage_id(lineage);
   EXPECT_EQ(agent, crypto::sha3_256(tagged(0x46, encoding)));
   EXPECT_EQ(allotment_id(agent), crypto::sha3_256(tagged(0x47, agent)));
-  EXPECT_EQ(overlay_id(agent), crypto::sha3_256(tagged(0x48, agent)));
+  // The overlay id: 8 bytes of the root's hash, then 24 of the agent's.
+  const Id overlay = overlay_id(root, agent);
+  const Id by_root = crypto::sha3_256(tagged(0x48, root));
+  const Id by_agent = crypto::sha3_256(tagged(0x48, agent));
+  EXPECT_TRUE(std::equal(overlay.begin(), overlay.begin() + 8, by_root.begin()));
+  EXPECT_TRUE(std::equal(overlay.begin() + 8, overlay.end(), by_agent.begin() + 8));
   EXPECT_EQ(batch_id(agent), crypto::sha3_256(tagged(0x4a, agent)));
-  EXPECT_NE(allotment_id(agent), overlay_id(agent));
+  EXPECT_NE(allotment_id(agent), overlay);
+  // Every overlay below one root shares the prefix; another root's does not.
+  const Id sibling = overlay_id(root, lineage_id(child_of_account(root, 9)));
+  EXPECT_TRUE(std::equal(overlay.begin(), overlay.begin() + 8, sibling.begin()));
+  EXPECT_NE(overlay, sibling);
+  EXPECT_FALSE(std::equal(overlay.begin(), overlay.begin() + 8, overlay_id(id_n(3), agent).begin()));
 }
 
 TEST(Lineage, ChildrenStopAtTheMaximumDepth) {

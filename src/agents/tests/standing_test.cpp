@@ -46,7 +46,7 @@ struct Chain {
   }
 
   void restrict(std::size_t depth, const Restriction& restriction) {
-    const state::ObjectWrite write{overlay_id(ids[depth - 1]), to_object(restriction, 1)};
+    const state::ObjectWrite write{overlay_id(id_n(1), ids[depth - 1]), to_object(restriction, 1)};
     EXPECT_TRUE(state.apply({&write, 1}).ok());
   }
 

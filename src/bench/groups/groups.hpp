@@ -11,10 +11,12 @@
 namespace sion::bench::groups {
 
 Group signatures();
+Group authorization();
 Group state();
 Group data();
 Group transparency();
 Group execution();
+Group lineage();
 Group devnet();
 
 // The parts of group `state`, one file each: SHA3 rows (state.cpp), the

@@ -23,7 +23,7 @@ std::vector<std::string> names(const std::vector<const Group*>& groups) {
 TEST(Registry, ListsTheGroupsInTheDocumentedOrder) {
   ASSERT_FALSE(all_groups().empty());
   EXPECT_EQ(all_groups()[0].name, "signatures");
-  EXPECT_EQ(group_names(), "signatures, state, data, transparency, execution, devnet");
+  EXPECT_EQ(group_names(), "signatures, authorization, state, data, transparency, execution, lineage, devnet");
   for (const Group& group : all_groups()) {
     EXPECT_FALSE(group.description.empty()) << group.name;
     EXPECT_NE(group.run, nullptr) << group.name;
@@ -47,7 +47,8 @@ TEST(SelectGroups, UnknownGroupListsTheValidOnes) {
   ASSERT_FALSE(selected.ok());
   EXPECT_EQ(selected.error().code, base::Errc::invalid_argument);
   EXPECT_EQ(selected.error().reason,
-            "unknown group 'nosuch' in --only; valid groups: signatures, state, data, transparency, execution, devnet");
+            "unknown group 'nosuch' in --only; valid groups: signatures, authorization, state, data, transparency, "
+            "execution, lineage, devnet");
 }
 
 TEST(SelectGroups, NamesAreCaseSensitive) { EXPECT_FALSE(select_groups("State").ok()); }
@@ -58,7 +59,8 @@ TEST(SelectGroups, AListNamingNoGroupIsAnError) {
     ASSERT_FALSE(selected.ok()) << '"' << only << '"';
     EXPECT_EQ(selected.error().code, base::Errc::invalid_argument);
     EXPECT_EQ(selected.error().reason,
-              "--only names no group; valid groups: signatures, state, data, transparency, execution, devnet");
+              "--only names no group; valid groups: signatures, authorization, state, data, transparency, execution, "
+              "lineage, devnet");
   }
 }
 

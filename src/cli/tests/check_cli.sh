@@ -131,7 +131,7 @@ case "$case_name" in
     for option in '--node <NODE>' '--devnet-dir <DIR>' '--quick' '--no-devnet' '--only <ONLY>' '--json <JSON>' '-h,--help'; do
       grep -qF -- "$option" <<<"$out" || fail "bench --help lacks $option: $out"
     done
-    expect_line "$out" 'Run only these groups: signatures, state.* \(comma-separated\)'
+    expect_line "$out" 'Run only these groups: signatures, authorization, state.* \(comma-separated\)'
     run --no-such-option
     expect_status 2
     expect_line "$err" '^sion: error: '
@@ -139,7 +139,7 @@ case "$case_name" in
   bench_unknown_group)
     run bench --only nosuch
     expect_status 2
-    expect_line "$err" "^sion: error: unknown group 'nosuch' in --only; valid groups: signatures, state"
+    expect_line "$err" "^sion: error: unknown group 'nosuch' in --only; valid groups: signatures, authorization, state"
     [[ -z "$out" ]] || fail "measured despite the bad --only: $out"
     ;;
   bench_devnet)

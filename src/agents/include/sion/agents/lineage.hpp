@@ -33,10 +33,14 @@ struct Lineage {
 
 // SHA3-256(0x46 || encode(lineage)): the agent's id.
 Id lineage_id(const Lineage& lineage);
-// SHA3-256(0x47 || agent id) and SHA3-256(0x48 || agent id): where the
-// agent's allotment and overlay are stored.
+// SHA3-256(0x47 || agent id): where the agent's allotment is stored.
 Id allotment_id(const Id& agent) noexcept;
-Id overlay_id(const Id& agent) noexcept;
+// Where the overlay of `agent`, below the account `root`, is stored: the
+// first 8 bytes of SHA3-256(0x48 || root), then bytes 8..31 of
+// SHA3-256(0x48 || agent id). The overlays of one root's agents share a
+// 64-bit prefix, so the proofs that a payer's and its ancestors' overlays
+// are absent share their paths (docs/agents.md, "Objects").
+Id overlay_id(const Id& root, const Id& agent) noexcept;
 
 // The child with `index` below `parent`; nullopt past kMaxDepth.
 std::optional<Lineage> child_lineage(const Lineage& parent, std::uint32_t index);

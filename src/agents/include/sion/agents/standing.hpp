@@ -41,6 +41,6 @@ struct Standing {
 base::Result<Standing> read_standing(const ledger::Overlay& state, const AgentState& agent, std::uint64_t height);
 
 // The restriction under the agent `id`'s overlay id, if any.
-base::Result<std::optional<Restriction>> read_restriction(const ledger::Overlay& state, const Id& id);
+base::Result<std::optional<Restriction>> read_restriction(const ledger::Overlay& state, const Id& root, const Id& id);
 
 }  // namespace sion::agents
