@@ -14,6 +14,7 @@
 #include "sion/agents/lineage.hpp"
 #include "sion/base/executor.hpp"
 #include "sion/base/file.hpp"
+#include "sion/codec/codec.hpp"
 #include "sion/exec/genesis.hpp"
 #include "sion/exec/tx_builder.hpp"
 #include "sion/wallet/address.hpp"
@@ -21,6 +22,7 @@
 #include "sion/wallet/cohort_file.hpp"
 #include "sion/wallet/key_file.hpp"
 #include "sion/wallet/node_api.hpp"
+#include "sion/wallet/tx_batch.hpp"
 
 namespace sion::cli {
 namespace {
@@ -320,14 +322,26 @@ base::Status run_agent_batch(const AgentBatchOptions& options, std::FILE* out, s
   SION_TRY_STATUS(submit_and_wait(session, waiting, open, out, err));
 
   SION_TRY(const std::vector<exec::Transaction> members, batch.members(batch_id));
+  // Up to 256 members a request (POST /v1/transactions/batch).
   std::vector<exec::Id> ids;
-  for (const exec::Transaction& member : members) {
-    SION_TRY(const wallet::Submission submission, session.api.submit(member));
-    if (!submission.admitted()) {
-      return base::fail(Errc::invalid_argument,
-                        fmt::format("the node refused member {}: {}", ids.size(), submission.refusal->to_string()));
+  for (std::size_t start = 0; start < members.size(); start += wallet::kMaxBatchTransactions) {
+    const std::size_t end = std::min(members.size(), start + wallet::kMaxBatchTransactions);
+    std::vector<base::Bytes> encodings;
+    std::vector<base::ByteView> views;
+    std::vector<exec::Id> expected;
+    for (std::size_t i = start; i < end; ++i) {
+      encodings.push_back(codec::encode(members[i]));
+      expected.push_back(exec::tx_id(members[i].payload));
     }
-    ids.push_back(submission.tx_id);
+    for (const base::Bytes& encoding : encodings) views.emplace_back(encoding);
+    SION_TRY(const std::vector<wallet::Submission> submissions, session.api.submit_batch(views, expected));
+    for (const wallet::Submission& submission : submissions) {
+      if (!submission.admitted()) {
+        return base::fail(Errc::invalid_argument,
+                          fmt::format("the node refused member {}: {}", ids.size(), submission.refusal->to_string()));
+      }
+      ids.push_back(submission.tx_id);
+    }
   }
   std::fputs(fmt::format("submitted {} members (fee {} each, {})\n", ids.size(), members.front().payload.fee,
                          micro_usd(members.front().payload.fee))
