@@ -147,7 +147,10 @@ base::Status submit_and_wait(Session& session, const AgentCommon& common, const 
 
 std::string describe_lineage(const agents::Lineage& lineage) {
   std::string path;
-  for (const std::uint32_t index : lineage.path) path += (path.empty() ? "" : "/") + std::to_string(index);
+  for (const std::uint32_t index : lineage.path) {
+    if (!path.empty()) path += '/';
+    path += std::to_string(index);
+  }
   return fmt::format("root {}, path {}", wallet::address_to_text(lineage.root), path);
 }
 

@@ -18,21 +18,23 @@ using base::Errc;
 namespace {
 
 // The object stored at `id` at the latest height, without a proof (the
-// wallet trusts its node for what it builds; the ledger checks again).
-base::Result<std::optional<state::Object>> latest_object(NodeApi& api, const exec::Id& id) {
-  SION_TRY(ObjectReply reply, api.object(id, /*with_proof=*/false));
-  return std::move(reply.object);
+// wallet trusts its node for what it builds; the ledger checks again):
+// the reply's `object`, absent when nothing is stored there.
+base::Result<ObjectReply> latest_object(NodeApi& api, const exec::Id& id) {
+  return api.object(id, /*with_proof=*/false);
 }
 
 }  // namespace
 
 base::Result<std::optional<AgentState>> fetch_agent(NodeApi& api, const exec::Id& agent) {
-  SION_TRY(const std::optional<state::Object> charter_object, latest_object(api, agent));
+  SION_TRY(const ObjectReply charter_reply, latest_object(api, agent));
+  const std::optional<state::Object>& charter_object = charter_reply.object;
   // Absent, or another kind of object (an account, a coin): no agent.
   if (!charter_object || charter_object->type != static_cast<std::uint32_t>(ledger::ObjectType::charter)) {
     return std::optional<AgentState>{};
   }
-  SION_TRY(const std::optional<state::Object> allotment_object, latest_object(api, agents::allotment_id(agent)));
+  SION_TRY(const ObjectReply allotment_reply, latest_object(api, agents::allotment_id(agent)));
+  const std::optional<state::Object>& allotment_object = allotment_reply.object;
   const auto charter = agents::charter_from(*charter_object);
   if (!charter || !allotment_object) {
     return base::fail(Errc::invalid_value, "object " + base::to_hex(agent) + " is not an agent's charter");
@@ -100,8 +102,8 @@ base::Result<std::uint32_t> first_free_index(NodeApi& api, const ParentPlace& pa
   for (std::uint64_t index = from; index <= UINT32_MAX; ++index) {
     const std::optional<agents::Lineage> child = parent.child(static_cast<std::uint32_t>(index));
     if (!child) return base::fail(Errc::invalid_argument, "the sending agent is at the deepest level: no children");
-    SION_TRY(const std::optional<state::Object> charter, latest_object(api, agents::lineage_id(*child)));
-    if (!charter) return static_cast<std::uint32_t>(index);
+    SION_TRY(const ObjectReply reply, latest_object(api, agents::lineage_id(*child)));
+    if (!reply.object) return static_cast<std::uint32_t>(index);
   }
   return base::fail(Errc::invalid_argument, "every child index is taken");
 }

@@ -69,13 +69,26 @@ TEST(AgentCommands, BadCaveatOptionsNameTheOption) {
     EXPECT_EQ(caveats.error().code, base::Errc::invalid_argument);
     EXPECT_EQ(caveats.error().reason.rfind(option, 0), 0u) << caveats.error().reason;
   };
-  refused(CaveatOptions{.actions = "pay,steal"}, "--actions: unknown action 'steal'");
-  refused(CaveatOptions{.payee_classes = "everyone"}, "--payee-classes: unknown class 'everyone'");
-  refused(CaveatOptions{.payees = "0x12"}, "--payees: ");
-  refused(CaveatOptions{.period_length = 0}, "--period-length: must be at least 1");
+  CaveatOptions actions;
+  actions.actions = "pay,steal";
+  refused(actions, "--actions: unknown action 'steal'");
+  CaveatOptions classes;
+  classes.payee_classes = "everyone";
+  refused(classes, "--payee-classes: unknown class 'everyone'");
+  CaveatOptions payees;
+  payees.payees = "0x12";
+  refused(payees, "--payees: ");
+  CaveatOptions period;
+  period.period_length = 0;
+  refused(period, "--period-length: must be at least 1");
   std::string seventeen;
-  for (int i = 0; i < 17; ++i) seventeen += (i ? "," : "") + std::string(62, '0') + fmt_two(i);
-  refused(CaveatOptions{.payees = seventeen}, "--payees: at most 16");
+  for (int i = 0; i < 17; ++i) {
+    if (i != 0) seventeen += ',';
+    seventeen += std::string(62, '0');
+    seventeen += fmt_two(i);
+  }
+  payees.payees = seventeen;
+  refused(payees, "--payees: at most 16");
 }
 
 }  // namespace
