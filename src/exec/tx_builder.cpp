@@ -18,30 +18,30 @@ base::Result<Transaction> sign_transaction(const crypto::SigningBundle& signer, 
   return Transaction{std::move(payload), signer.public_bundle(), std::move(auth)};
 }
 
+base::Result<Amount> signed_fee(const crypto::KeyBundle& keys, const ChainParams& params, const Id& sender,
+                                std::uint64_t nonce, const TxBody& body) {
+  // The fee is a fixed-width u64 and every scheme's signature has one size,
+  // so the keys and placeholder signatures of the right lengths give the
+  // exact encoded size of the signed transaction.
+  Transaction tx;
+  tx.payload = TxPayload{params.chain_id, sender, nonce, 0, body};
+  tx.keys = keys;
+  for (const auto& part : keys.parts) {
+    tx.auth.parts.push_back(base::Bytes(crypto::scheme_sizes(part.scheme).signature));
+  }
+  if (!codec::valid(tx)) return base::fail(base::Errc::invalid_argument, "the transaction is not encodable");
+  auto required = required_fee(codec::encoded_size(tx), crypto::verify_units(keys), params.fees);
+  if (!required) return base::fail(base::Errc::invalid_argument, required.error().reason);
+  return *required;
+}
+
 base::Result<Transaction> make_signed(const crypto::SigningBundle& signer, const ChainParams& params, const Id& sender,
                                       std::uint64_t nonce, TxBody body, std::optional<Amount> fee,
                                       crypto::Hedging hedging) {
-  const crypto::KeyBundle& keys = signer.public_bundle();
-  Transaction tx;
-  tx.payload.chain_id = params.chain_id;
-  tx.payload.sender = sender;
-  tx.payload.nonce = nonce;
-  tx.payload.body = std::move(body);
   if (!fee) {
-    // The fee is a fixed-width u64 and every scheme's signature has one
-    // size, so the keys and placeholder signatures of the right lengths give
-    // the exact encoded size of the signed transaction.
-    tx.keys = keys;
-    for (const auto& part : keys.parts) {
-      tx.auth.parts.push_back(base::Bytes(crypto::scheme_sizes(part.scheme).signature));
-    }
-    if (!codec::valid(tx)) return base::fail(base::Errc::invalid_argument, "the transaction is not encodable");
-    auto required = required_fee(codec::encoded_size(tx), crypto::verify_units(keys), params.fees);
-    if (!required) return base::fail(base::Errc::invalid_argument, required.error().reason);
-    fee = *required;
+    SION_TRY(fee, signed_fee(signer.public_bundle(), params, sender, nonce, body));
   }
-  tx.payload.fee = *fee;
-  return sign_transaction(signer, std::move(tx.payload), hedging);
+  return sign_transaction(signer, TxPayload{params.chain_id, sender, nonce, *fee, std::move(body)}, hedging);
 }
 
 base::Result<Transaction> make_transfer(const crypto::SigningBundle& signer, const ChainParams& params,

@@ -49,18 +49,24 @@ exec::Id Sender::id() const { return agent ? *agent : exec::account_id(signer.pu
 base::Result<exec::Transaction> sign_from(NodeApi& api, const Sender& sender, const exec::ChainParams& params,
                                           exec::Amount spend, const BodyForCoins& make_body) {
   const exec::Id id = sender.id();
+  const crypto::KeyBundle& keys = sender.signer.public_bundle();
+  // The fee is known before signing, so coins are chosen by it and the
+  // (slow, post-quantum) signature is made once.
+  const auto sign = [&](std::uint64_t nonce, std::span<const exec::Id> coins, exec::Amount fee) {
+    return exec::make_signed(sender.signer, params, id, nonce, make_body(coins), fee);
+  };
   if (sender.agent) {
     SION_TRY(const std::optional<AgentState> agent, fetch_agent(api, id));
     if (!agent) return base::fail(Errc::invalid_argument, "agent " + base::to_hex(id) + " does not exist");
-    SION_TRY(exec::Transaction tx, exec::make_signed(sender.signer, params, id, agent->allotment.nonce,
-                                                     make_body(std::span<const exec::Id>{})));
+    const std::uint64_t nonce = agent->allotment.nonce;
+    SION_TRY(const exec::Amount fee, exec::signed_fee(keys, params, id, nonce, make_body({})));
     const exec::Amount balance = agent->allotment.balance;
-    if (balance < spend || balance - spend < tx.payload.fee) {
-      return base::fail(Errc::invalid_argument, fmt::format("agent {} holds {} in its allotment: not enough for {} and "
-                                                            "the fee {}",
-                                                            base::to_hex(id), balance, spend, tx.payload.fee));
+    if (balance < spend || balance - spend < fee) {
+      return base::fail(Errc::invalid_argument,
+                        fmt::format("agent {} holds {} in its allotment: not enough for {} and the fee {}",
+                                    base::to_hex(id), balance, spend, fee));
     }
-    return tx;
+    return sign(nonce, {}, fee);
   }
 
   SION_TRY(const AccountInfo account, api.account(id));
@@ -77,8 +83,8 @@ base::Result<exec::Transaction> sign_from(NodeApi& api, const Sender& sender, co
     if (inputs.size() == agents::kMaxKindCoins) break;
     inputs.push_back(coin.id);
     held += coin.amount;
-    SION_TRY(exec::Transaction tx, exec::make_signed(sender.signer, params, id, account.nonce, make_body(inputs)));
-    if (held >= spend && held - spend >= tx.payload.fee) return tx;
+    SION_TRY(const exec::Amount fee, exec::signed_fee(keys, params, id, account.nonce, make_body(inputs)));
+    if (held >= spend && held - spend >= fee) return sign(account.nonce, inputs, fee);
   }
   return base::fail(Errc::invalid_argument,
                     fmt::format("the account holds {} in {} coins: not enough to pay {} and the fee", account.balance,
@@ -98,8 +104,8 @@ base::Result<ParentPlace> parent_place(NodeApi& api, const Sender& sender) {
   return ParentPlace{root, std::move(agent)};
 }
 
-base::Result<std::uint32_t> first_free_index(NodeApi& api, const ParentPlace& parent, std::uint32_t from) {
-  for (std::uint64_t index = from; index <= UINT32_MAX; ++index) {
+base::Result<std::uint32_t> first_free_index(NodeApi& api, const ParentPlace& parent) {
+  for (std::uint64_t index = 0; index <= UINT32_MAX; ++index) {
     const std::optional<agents::Lineage> child = parent.child(static_cast<std::uint32_t>(index));
     if (!child) return base::fail(Errc::invalid_argument, "the sending agent is at the deepest level: no children");
     SION_TRY(const ObjectReply reply, latest_object(api, agents::lineage_id(*child)));

@@ -23,6 +23,13 @@ base::Result<Transaction> make_transfer(const crypto::SigningBundle& signer, con
                                         std::span<const Output> outputs, std::optional<Amount> fee = std::nullopt,
                                         crypto::Hedging hedging = crypto::Hedging::hedged);
 
+// The fee make_signed() pays without `fee`: required_fee() of the
+// transaction as `keys` would sign it (every scheme's signature has one
+// size, so the size is known before signing). invalid_argument for a body
+// the codec cannot encode or a fee past 2^64 - 1.
+base::Result<Amount> signed_fee(const crypto::KeyBundle& keys, const ChainParams& params, const Id& sender,
+                                std::uint64_t nonce, const TxBody& body);
+
 // A signed transaction of any kind from `sender` (the signer's account id,
 // or the id of a keyed agent whose keys the signer holds). Without `fee` it
 // pays exactly required_fee().

@@ -62,8 +62,8 @@ struct ParentPlace {
 // invalid_argument when the sending agent does not exist.
 base::Result<ParentPlace> parent_place(NodeApi& api, const Sender& sender);
 
-// The first index from `from` whose child of `parent` has no charter yet.
-base::Result<std::uint32_t> first_free_index(NodeApi& api, const ParentPlace& parent, std::uint32_t from = 0);
+// The first index whose child of `parent` has no charter yet.
+base::Result<std::uint32_t> first_free_index(NodeApi& api, const ParentPlace& parent);
 
 // Waits until the node executed `tx_id` (polling GET /v1/transactions),
 // showing progress on `err`; io_error after `timeout`, invalid_value when the
