@@ -262,9 +262,6 @@ base::Status run_agent_fund(const AgentFundOptions& options, std::FILE* out, std
   return submit_and_wait(session, options.common, tx, out, err);
 }
 
-namespace {
-
-// AGENT:ADDRESS:AMOUNT.
 base::Result<exec::MemberIntent> parse_pay(const std::string& text) {
   const std::size_t first = text.find(':');
   const std::size_t second = first == std::string::npos ? first : text.find(':', first + 1);
@@ -283,8 +280,6 @@ base::Result<exec::MemberIntent> parse_pay(const std::string& text) {
   intent.body = exec::AgentPay{payee, amount};
   return intent;
 }
-
-}  // namespace
 
 base::Status run_agent_batch(const AgentBatchOptions& options, std::FILE* out, std::FILE* err) {
   if (options.pays.empty()) return base::fail(Errc::invalid_argument, "--pay: at least one payment");

@@ -91,5 +91,25 @@ TEST(AgentCommands, BadCaveatOptionsNameTheOption) {
   refused(payees, "--payees: at most 16");
 }
 
+TEST(AgentCommands, PayValuesNameAnAgentAPayeeAndAnAmount) {
+  const std::string agent(64, 'a');
+  const std::string payee(64, 'b');
+  const auto intent = parse_pay(agent + ":" + payee + ":25");
+  ASSERT_TRUE(intent) << intent.error().reason;
+  EXPECT_EQ(intent->agent[0], 0xaa);
+  const auto* pay = std::get_if<agents::AgentPay>(&intent->body);
+  ASSERT_NE(pay, nullptr);
+  EXPECT_EQ(pay->payee[0], 0xbb);
+  EXPECT_EQ(pay->amount, 25u);
+  for (const std::string& bad : {agent + ":" + payee, agent + ":" + payee + ":0", agent + ":" + payee + ":-1",
+                                 agent + ":" + payee + ":1x", agent + ":" + payee + ":", "x:" + payee + ":1",
+                                 agent + ":y:1", std::string(), agent + ":" + payee + ":99999999999999999999"}) {
+    const auto refused = parse_pay(bad);
+    ASSERT_FALSE(refused) << bad;
+    EXPECT_EQ(refused.error().code, base::Errc::invalid_argument);
+    EXPECT_EQ(refused.error().reason.rfind("--pay: ", 0), 0u) << refused.error().reason;
+  }
+}
+
 }  // namespace
 }  // namespace sion::cli

@@ -15,6 +15,7 @@
 #include "sion/agents/caveats.hpp"
 #include "sion/base/result.hpp"
 #include "sion/cli/wallet_commands.hpp"
+#include "sion/exec/tx_builder.hpp"
 
 namespace sion::cli {
 
@@ -65,6 +66,10 @@ struct AgentFundOptions {
   std::uint64_t amount = 0;
 };
 base::Status run_agent_fund(const AgentFundOptions& options, std::FILE* out, std::FILE* err);
+
+// One --pay value, AGENT:ADDRESS:AMOUNT: an AgentPay by the keyless agent
+// AGENT (its nonce left 0). invalid_argument naming --pay otherwise.
+base::Result<exec::MemberIntent> parse_pay(const std::string& text);
 
 struct AgentBatchOptions {
   AgentCommon common;             // the controller
