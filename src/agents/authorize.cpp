@@ -85,7 +85,7 @@ base::Result<Authorization> authorize_agent(ledger::Overlay& state, const AgentA
   allotment.balance -= request.fee;
   write_allotment(state, *agent);
   return Authorization{TxStatus::success,
-                       ledger::Authorized{request.tx_id, request.sender, request.fee, std::nullopt, request.height}};
+                       ledger::Authorized{request.tx_id, request.sender, request.fee, std::nullopt, request.height, 0}};
 }
 
 }  // namespace sion::agents

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <variant>
 
-#include "payer.hpp"
 #include "sion/agents/batch.hpp"
 #include "sion/agents/kinds.hpp"
+#include "sion/agents/payer.hpp"
 
 namespace sion::agents {
 

@@ -1,4 +1,4 @@
-#include "payer.hpp"
+#include "sion/agents/payer.hpp"
 
 #include "sion/base/checked.hpp"
 #include "sion/ledger/coins.hpp"

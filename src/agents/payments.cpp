@@ -1,7 +1,7 @@
 // FundAgent and AgentPay (docs/agents.md, "Kinds"): the kinds that move
 // value to an agent or to a payee.
-#include "payer.hpp"
 #include "sion/agents/kinds.hpp"
+#include "sion/agents/payer.hpp"
 #include "sion/base/checked.hpp"
 
 namespace sion::agents {

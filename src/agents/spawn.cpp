@@ -6,9 +6,9 @@
 
 #include "sion/base/bytes.hpp"
 
-#include "payer.hpp"
 #include "sion/agents/cohort.hpp"
 #include "sion/agents/kinds.hpp"
+#include "sion/agents/payer.hpp"
 
 namespace sion::agents {
 

@@ -22,9 +22,11 @@ namespace {
 
 // Steps 1 to 7 for an account's transaction (ledger::authorize) or an
 // agent's (agents::authorize_agent: signed by its keys, or a batch member).
-base::Result<ledger::Authorization> authorize(Overlay& state, const Transaction& tx, const TxPrecheck& precheck,
-                                              std::optional<Id> fee_coin_id, const ChainParams& params,
-                                              std::uint64_t height, PulseUsage& usage) {
+// A body that pays its own fee does so at step 7 (sion/ledger/kind.hpp).
+template <class Kind>
+base::Result<ledger::Authorization> authorize(Overlay& state, const Transaction& tx, const Kind& body,
+                                              const TxPrecheck& precheck, const ChainParams& params,
+                                              std::uint64_t height, PulseUsage& usage, bool by_agent) {
   const TxPayload& payload = tx.payload;
   // The id is hashed again from the keys: verification never trusts an id
   // it is handed (crypto::KeyBundleRef).
@@ -32,7 +34,7 @@ base::Result<ledger::Authorization> authorize(Overlay& state, const Transaction&
     return crypto::verify_bundle(crypto::KeyBundleRef(tx.keys), codec::encode(tx.payload),
                                  base::as_bytes(kTxSignatureContext), tx.auth);
   };
-  const ledger::AuthRequest request{
+  ledger::AuthRequest request{
       .tx_id = precheck.tx_id,
       .chain_id = payload.chain_id,
       .sender = payload.sender,
@@ -40,17 +42,24 @@ base::Result<ledger::Authorization> authorize(Overlay& state, const Transaction&
       .fee = payload.fee,
       .keys_id = precheck.keys_id,
       .usage = precheck.usage,
-      .fee_coin_id = fee_coin_id,
+      .fee_coin_id = fee_coin(body),
       .signature_ok = precheck.signature_ok,
       .height = height,
       .verify_signature = [&verify](const crypto::Hash256&) { return verify(); },
+      .pay_fee_from_body = {},
   };
-  const bool member = ledger::is_batch_member(tx.keys);
-  SION_TRY(const bool by_agent, agents::sent_by_agent(state, payload.sender, member));
   if (by_agent) {
+    const bool member = ledger::is_batch_member(tx.keys);
     const agents::AgentAuthRequest agent_request{request, member ? &tx.auth : nullptr,
                                                  [&payload] { return codec::encode(payload); }};
     return agents::authorize_agent(state, agent_request, params, usage);
+  }
+  if constexpr (requires { pay_fee_from_body(state, body, ledger::BodyFeeRequest{}); }) {
+    request.pay_fee_from_body = [&](Overlay& written) {
+      const ledger::BodyFeeRequest fee_request{precheck.tx_id, payload.sender,    payload.fee,
+                                               height,         precheck.coin_ids, precheck.body_digest};
+      return pay_fee_from_body(written, body, fee_request);
+    };
   }
   return ledger::authorize(state, request, params, usage);
 }
@@ -59,6 +68,7 @@ base::Result<ledger::Authorization> authorize(Overlay& state, const Transaction&
 
 base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, const TxPrecheck& precheck,
                                         const ChainParams& params, std::uint64_t height, PulseUsage& usage) {
+  SION_TRY(const bool by_agent, agents::sent_by_agent(state, tx.payload.sender, ledger::is_batch_member(tx.keys)));
   // The one dispatch: each kind's fee_coin, max_created_objects and
   // apply_body, found by argument-dependent lookup (sion/ledger/kind.hpp).
   return std::visit(
@@ -67,12 +77,12 @@ base::Result<Receipt> apply_transaction(Overlay& state, const Transaction& tx, c
         if (precheck.coin_ids.size() != max_created_objects(body)) {
           return base::fail(base::Errc::internal, "apply_transaction: the pre-check is not this transaction's");
         }
-        SION_TRY(const auto authorization, authorize(state, tx, precheck, fee_coin(body), params, height, usage));
+        SION_TRY(const auto authorization, authorize(state, tx, body, precheck, params, height, usage, by_agent));
         if (authorization.status != TxStatus::success) return Receipt{precheck.tx_id, authorization.status, 0, 0};
         const ledger::Authorized& authorized = authorization.authorized;
-        // An agent spends only through the kinds of agents: any other kind
-        // it sends fails, its fee paid.
-        if (!agents::kSentByAgents<Kind> && !authorized.fee_coin) {
+        // An agent spends only through the kinds agents may send: any other
+        // kind it sends fails, its fee paid.
+        if (!kSentByAgents<Kind> && by_agent) {
           return ledger::fail_transaction(state, authorized, TxStatus::action_not_allowed, precheck.coin_ids[0]);
         }
         return apply_body(state, body, authorized, precheck.coin_ids);

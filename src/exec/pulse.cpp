@@ -1,15 +1,49 @@
 #include "sion/exec/pulse.hpp"
 
 #include <algorithm>
+#include <span>
 #include <string>
 #include <utility>
+#include <variant>
 
 #include "sion/base/checked.hpp"
 #include "sion/base/executor.hpp"
 #include "sion/exec/apply.hpp"
 #include "sion/exec/precheck_batch.hpp"
+#include "sion/streams/chain.hpp"
 
 namespace sion::exec {
+namespace {
+
+// The walks of the picked settlements, side by side in Keccak lanes
+// (docs/streams.md, "Walks in lanes"): each is a function of its body
+// alone, and only picked ones are walked, whose work units fit the Pulse's
+// budget. Slices of settlements go to the executor's threads.
+void precheck_walks(std::span<const Transaction> transactions, std::span<const std::uint8_t> picked,
+                    std::vector<TxPrecheck>& out, const PulseOptions& options) {
+  std::vector<std::size_t> settlements;
+  std::vector<Id> elements;
+  std::vector<std::uint32_t> steps;
+  for (std::size_t i = 0; i < transactions.size(); ++i) {
+    const auto* body = std::get_if<SettleStream>(&transactions[i].payload.body);
+    if (body == nullptr || picked[i] == 0) continue;
+    settlements.push_back(i);
+    elements.push_back(body->element);
+    steps.push_back(streams::walk_steps(*body));
+  }
+  if (settlements.empty()) return;
+  std::vector<Id> ends(settlements.size());
+  constexpr std::size_t kPerSlice = 16;  // two rounds of 8 lanes, at least, per thread
+  const auto slices = static_cast<unsigned>(
+      std::clamp<std::size_t>(settlements.size() / kPerSlice, 1, base::concurrency(options.executor)));
+  base::for_slices(options.executor, settlements.size(), slices, [&](unsigned, std::size_t first, std::size_t last) {
+    const std::size_t n = last - first;
+    streams::walk_many(std::span(elements).subspan(first, n), std::span(steps).subspan(first, n), ends.data() + first);
+  });
+  for (std::size_t k = 0; k < settlements.size(); ++k) out[settlements[k]].body_digest = ends[k];
+}
+
+}  // namespace
 
 std::vector<TxPrecheck> precheck_transactions(std::span<const Transaction> transactions, const ChainParams& params,
                                               const PulseOptions& options) {
@@ -54,6 +88,7 @@ std::vector<TxPrecheck> precheck_transactions(std::span<const Transaction> trans
       out[i].signature_ok = verify_signatures(transactions[i], options.cache);
     }
   });
+  precheck_walks(transactions, verify, out, options);
   return out;
 }
 

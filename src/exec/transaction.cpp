@@ -11,6 +11,10 @@ base::Result<Amount> required_fee(const Transaction& tx, const FeeSchedule& fees
 
 std::uint64_t auth_bytes(const Transaction& tx) { return ledger::auth_bytes(tx.keys, tx.auth); }
 
-PulseUsage tx_usage(const Transaction& tx) { return ledger::tx_usage(codec::encoded_size(tx), tx.keys, tx.auth); }
+PulseUsage tx_usage(const Transaction& tx) {
+  PulseUsage usage = ledger::tx_usage(codec::encoded_size(tx), tx.keys, tx.auth);
+  usage.verify_units += std::visit([](const auto& body) { return body_work_units(body); }, tx.payload.body);
+  return usage;
+}
 
 }  // namespace sion::exec

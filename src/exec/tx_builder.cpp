@@ -30,7 +30,9 @@ base::Result<Amount> signed_fee(const crypto::KeyBundle& keys, const ChainParams
     tx.auth.parts.push_back(base::Bytes(crypto::scheme_sizes(part.scheme).signature));
   }
   if (!codec::valid(tx)) return base::fail(base::Errc::invalid_argument, "the transaction is not encodable");
-  auto required = required_fee(codec::encoded_size(tx), crypto::verify_units(keys), params.fees);
+  // The Transaction overload: the body's own verify units (a settlement's
+  // walk) count as the ledger counts them.
+  auto required = required_fee(tx, params.fees);
   if (!required) return base::fail(base::Errc::invalid_argument, required.error().reason);
   return *required;
 }

@@ -51,7 +51,15 @@ base::Result<Authorization> authorize(Overlay& state, const AuthRequest& request
   const auto required = required_fee(need.bytes, need.verify_units, params.fees);
   if (!required || request.fee < *required) return reject(TxStatus::fee_too_low);
 
-  // 7. The fee coin.
+  // 7. The body pays its fee itself, or the fee coin does.
+  if (request.pay_fee_from_body) {
+    SION_TRY(const BodyFee paid, request.pay_fee_from_body(state));
+    if (paid.status != TxStatus::success) return reject(paid.status);
+    account.nonce += 1;
+    state.put(request.sender, to_object(account, version));
+    return Authorization{TxStatus::success, Authorized{request.tx_id, request.sender, request.fee, std::nullopt,
+                                                       request.height, paid.coins_created}};
+  }
   if (!request.fee_coin_id) return reject(TxStatus::fee_unpayable);
   SION_TRY(const auto fee_coin, read_coin(state, *request.fee_coin_id));
   if (!fee_coin || fee_coin->owner != request.sender || fee_coin->amount < request.fee) {
@@ -62,7 +70,7 @@ base::Result<Authorization> authorize(Overlay& state, const AuthRequest& request
   account.nonce += 1;
   state.put(request.sender, to_object(account, version));
   return Authorization{TxStatus::success, Authorized{request.tx_id, request.sender, request.fee,
-                                                     FeeCoin{*request.fee_coin_id, *fee_coin}, request.height}};
+                                                     FeeCoin{*request.fee_coin_id, *fee_coin}, request.height, 0}};
 }
 
 Receipt fail_transaction(Overlay& state, const Authorized& tx, TxStatus status, const Id& rest_id) {

@@ -21,6 +21,17 @@ std::string_view status_name(TxStatus status) noexcept {
     case TxStatus::wrong_controller: return "wrong_controller";
     case TxStatus::batch_expired: return "batch_expired";
     case TxStatus::bad_batch_path: return "bad_batch_path";
+    case TxStatus::unknown_stream: return "unknown_stream";
+    case TxStatus::not_stream_payee: return "not_stream_payee";
+    case TxStatus::not_stream_payer: return "not_stream_payer";
+    case TxStatus::stream_expired: return "stream_expired";
+    case TxStatus::stream_not_expired: return "stream_not_expired";
+    case TxStatus::index_not_above_settled: return "index_not_above_settled";
+    case TxStatus::index_past_end: return "index_past_end";
+    case TxStatus::beyond_deposit: return "beyond_deposit";
+    case TxStatus::wrong_walk_start: return "wrong_walk_start";
+    case TxStatus::bad_stream_element: return "bad_stream_element";
+    case TxStatus::bad_checkpoint_path: return "bad_checkpoint_path";
     case TxStatus::unknown_coin: return "unknown_coin";
     case TxStatus::not_owner: return "not_owner";
     case TxStatus::duplicate_input: return "duplicate_input";
@@ -46,6 +57,7 @@ std::string_view status_name(TxStatus status) noexcept {
     case TxStatus::not_a_cohort: return "not_a_cohort";
     case TxStatus::bad_member_proof: return "bad_member_proof";
     case TxStatus::already_materialized: return "already_materialized";
+    case TxStatus::stream_malformed: return "stream_malformed";
   }
   return "unknown_status";
 }

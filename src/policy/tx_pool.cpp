@@ -186,7 +186,7 @@ base::Result<PolicyVerdict> TxPool::check_coins(const exec::Transaction& tx, con
     return pooled_coin(payload.sender, payload.nonce, id);
   };
   const auto fee_coin_id = std::visit([](const auto& body) { return fee_coin(body); }, payload.body);
-  if (!fee_coin_id) return refuse(PolicyCode::fee_unpayable, "the transaction names no fee coin");
+  if (!fee_coin_id) return check_fee_from_body(payload, view);
   SION_TRY(const auto fee_coin_value, find_coin(*fee_coin_id));
   if (!fee_coin_value) {
     return refuse(PolicyCode::fee_unpayable, "fee coin " + short_id(*fee_coin_id) + " does not exist");

@@ -70,7 +70,12 @@ TEST(Ledger, StatusNamesAndClasses) {
   EXPECT_TRUE(is_rejection(TxStatus::bad_signature));
   EXPECT_FALSE(is_rejection(TxStatus::success));
   EXPECT_FALSE(is_rejection(TxStatus::unknown_coin));
-  EXPECT_FALSE(codec::decode<TxStatus>(base::Bytes{89}).ok());
+  EXPECT_EQ(static_cast<int>(TxStatus::unknown_stream), 13);
+  EXPECT_EQ(static_cast<int>(TxStatus::bad_checkpoint_path), 23);
+  EXPECT_EQ(static_cast<int>(TxStatus::stream_malformed), 89);
+  EXPECT_TRUE(is_rejection(TxStatus::bad_checkpoint_path));
+  EXPECT_FALSE(is_rejection(TxStatus::stream_malformed));
+  EXPECT_FALSE(codec::decode<TxStatus>(base::Bytes{90}).ok());
 }
 
 // Every enum the codec decodes takes exactly its assigned values: a value in
@@ -91,9 +96,9 @@ void expect_only_assigned_values_decode(std::initializer_list<unsigned> assigned
 }
 
 TEST(Ledger, EnumsDecodeOnlyTheirAssignedValues) {
-  expect_only_assigned_values_decode<TxStatus>({0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12,
-                                                64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76,
-                                                77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88});
+  expect_only_assigned_values_decode<TxStatus>({0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16,
+                                                17, 18, 19, 20, 21, 22, 23, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73,
+                                                74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89});
   expect_only_assigned_values_decode<crypto::Scheme>({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
   expect_only_assigned_values_decode<crypto::Profile>({0, 1, 2, 3, 4});
 

@@ -14,6 +14,8 @@
 #include "sion/agents/objects.hpp"
 #include "sion/exec/pulse.hpp"
 #include "sion/exec/tx_builder.hpp"
+#include "sion/streams/chain.hpp"
+#include "sion/streams/objects.hpp"
 
 namespace sion::policy {
 namespace {
@@ -599,6 +601,93 @@ TEST_F(AgentPoolTest, RefusesMembersOutsideTheirBatch) {
   exec::Transaction stray = batch[0];
   stray.payload.sender = Id{};
   EXPECT_EQ(refusal(txs, stray), PolicyCode::not_an_agent);
+}
+
+}  // namespace
+}  // namespace sion::policy
+
+namespace sion::policy {
+namespace {
+
+// Settlements and closes of payment streams (docs/streams.md, "Mempool
+// admission"): they name no coin and pay out of the stream, so the pool
+// admits one only if the ledger's rules for it hold (the expiry aside).
+class StreamPoolTest : public TxPoolTest {
+ protected:
+  void SetUp() override {
+    TxPoolTest::SetUp();
+    Id opening{};
+    opening.fill(0xc0);
+    stream_id = streams::stream_id(opening);
+    seed.fill(0x77);
+    const streams::Chain chain = streams::build_chain(seed, kLength).value();
+    const streams::Stream stream{.payer = wallets()[0].account,
+                                 .payee = wallets()[1].account,
+                                 .price = 1'000,
+                                 .length = kLength,
+                                 .anchor = chain.anchor,
+                                 .checkpoints = chain.root,
+                                 .deposit = 50'000,
+                                 .expiry_height = 100,
+                                 .settled = 10,
+                                 .settled_element = element(10)};
+    const std::vector<state::ObjectWrite> writes = {{stream_id, streams::to_object(stream, 1)}};
+    ASSERT_TRUE(state.apply(writes).ok());
+  }
+
+  exec::Transaction signed_by(std::size_t w, exec::TxBody body) const {
+    return exec::make_signed(wallets()[w].keys, params, wallets()[w].account, 0, std::move(body), std::nullopt,
+                             crypto::Hedging::deterministic)
+        .value();
+  }
+  // x[index] = H^(length - index)(seed) (docs/streams.md, "The chain").
+  Id element(std::uint32_t index) const { return streams::walk(seed, kLength - index); }
+  exec::SettleStream settle(std::uint32_t index) const {
+    return exec::SettleStream{stream_id, 10, index, element(index), std::nullopt};
+  }
+  std::string reason(TxPool& txs, const exec::Transaction& tx) const { return admit(txs, tx).verdict.reason; }
+
+  static constexpr std::uint32_t kLength = 100;
+  Id stream_id{};
+  Id seed{};
+};
+
+TEST_F(StreamPoolTest, AdmitsTheStreamsOwnSettlementsAndCloses) {
+  TxPool txs = pool();
+  const Insertion settled = admit(txs, signed_by(1, settle(30)));
+  EXPECT_TRUE(settled.verdict.ok()) << settled.verdict.reason;
+  // The close's height is execution's to judge; the pool admits it.
+  const Insertion closed = admit(txs, signed_by(0, exec::CloseStream{stream_id}));
+  EXPECT_TRUE(closed.verdict.ok()) << closed.verdict.reason;
+}
+
+TEST_F(StreamPoolTest, RefusesWhatTheStreamCannotPayFor) {
+  TxPool txs = pool();
+  EXPECT_EQ(refusal(txs, signed_by(2, settle(30))), PolicyCode::fee_unpayable);  // not the payee
+  EXPECT_EQ(refusal(txs, signed_by(1, settle(11))), PolicyCode::fee_unpayable);  // 1,000 owed: below the fee
+  EXPECT_EQ(refusal(txs, signed_by(1, settle(61))), PolicyCode::fee_unpayable);  // past the deposit
+  EXPECT_EQ(refusal(txs, signed_by(1, exec::CloseStream{stream_id})), PolicyCode::fee_unpayable);  // not the payer
+  exec::SettleStream unknown = settle(30);
+  unknown.stream = Id{};
+  EXPECT_EQ(refusal(txs, signed_by(1, unknown)), PolicyCode::fee_unpayable);
+  EXPECT_NE(reason(txs, signed_by(1, unknown)).find("unknown_stream"), std::string::npos);
+}
+
+// A claim whose hashing fails pays nothing, so the pool does the walk (and
+// the path) before every validator would.
+TEST_F(StreamPoolTest, RefusesAClaimWhoseWalkOrPathFails) {
+  TxPool txs = pool();
+  exec::SettleStream forged = settle(30);
+  forged.element[0] ^= 1;
+  EXPECT_EQ(refusal(txs, signed_by(1, forged)), PolicyCode::fee_unpayable);
+  EXPECT_NE(reason(txs, signed_by(1, forged)).find("bad_stream_element"), std::string::npos);
+  exec::SettleStream wrong_start = settle(30);
+  wrong_start.from = 11;
+  EXPECT_NE(reason(txs, signed_by(1, wrong_start)).find("wrong_walk_start"), std::string::npos);
+  exec::SettleStream bad_path = settle(30);  // spacing 16: checkpoint 1 is x[16]
+  bad_path.from = 16;
+  bad_path.path = streams::CheckpointPath{};
+  EXPECT_NE(reason(txs, signed_by(1, bad_path)).find("bad_checkpoint_path"), std::string::npos);
 }
 
 }  // namespace

@@ -57,6 +57,10 @@ enum class Domain : std::uint8_t {
   overlay = 0x48,           // a lineage id: where the restrictions on the agent are stored
   cohort_member = 0x49,     // a cohort member's terms: the hash in its sum-tree leaf
   auth_batch = 0x4a,        // the id of the transaction opening a batch: where the batch is stored
+  stream_step = 0x4b,       // a payment stream's chain: x[i-1] = H(0x4b || x[i])
+  checkpoint_leaf = 0x4c,   // a stream's checkpoint tree: one checkpoint element
+  checkpoint_node = 0x4d,   // a stream's checkpoint tree: (left, right)
+  stream = 0x4e,            // the id of the transaction opening a stream: where the stream is stored
   receipt_leaf = 0x50,      // receipts root: one receipt's encoding
   receipt_node = 0x51,      // receipts root: (left, right)
   tx_leaf = 0x52,           // transactions root: one transaction id

@@ -23,6 +23,7 @@ struct TxPrecheck {
   PulseUsage usage;                        // tx_usage(tx)
   std::vector<Id> coin_ids;                // coin_id(tx_id, i) for every object its kind may create
   std::optional<bool> signature_ok;        // step 4's verdict; nullopt: not checked yet
+  std::optional<Id> body_digest;           // ledger::BodyFeeRequest::body_digest; nullopt: not computed
   bool operator==(const TxPrecheck&) const = default;
 };
 

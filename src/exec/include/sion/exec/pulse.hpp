@@ -50,7 +50,9 @@ base::Result<PulseOutcome> execute_pulse(const StateView& pre, std::span<const T
 // transaction's ids (precheck_ids), and step 4's verdict for each
 // transaction of this chain with well-formed keys, in order, while the
 // usage of all such transactions so far fits params.limits; no verdict for
-// the others (they never reach step 4, or verify inline if they do).
+// the others (they never reach step 4, or verify inline if they do); and
+// for each such settlement its walk's end (body_digest), all walked
+// together in Keccak lanes.
 std::vector<TxPrecheck> precheck_transactions(std::span<const Transaction> transactions, const ChainParams& params,
                                               const PulseOptions& options = {});
 

@@ -26,6 +26,7 @@
 #include "sion/ledger/receipt.hpp"
 #include "sion/ledger/state_view.hpp"
 #include "sion/ledger/transfer.hpp"
+#include "sion/streams/kinds.hpp"
 
 namespace sion::exec {
 
@@ -72,10 +73,30 @@ using agents::Restrict;
 using agents::SpawnAgent;
 using agents::SpawnCohort;
 
+using streams::CloseStream;
+using streams::OpenStream;
+using streams::SettleStream;
+
 // The kind-specific part: one alternative per kind, each a ledger::TxKind.
 // Later kinds are appended, never inserted.
-using TxBody =
-    std::variant<Transfer, SpawnAgent, FundAgent, AgentPay, OpenBatch, SpawnCohort, MaterializeAgents, Restrict>;
+using TxBody = std::variant<Transfer, SpawnAgent, FundAgent, AgentPay, OpenBatch, SpawnCohort, MaterializeAgents,
+                            Restrict, OpenStream, SettleStream, CloseStream>;
+
+// Whether agents may send a kind (docs/agents.md): every other kind an agent
+// sends fails with action_not_allowed.
+template <class Kind>
+inline constexpr bool kSentByAgents = agents::kSentByAgents<Kind> || streams::kSentByAgents<Kind>;
+
+// The verify units a body costs beyond its signatures (sion/ledger/kind.hpp,
+// work_units): 0 for a kind without them.
+template <class Kind>
+std::uint64_t body_work_units(const Kind& body) noexcept {
+  if constexpr (requires { work_units(body); }) {
+    return work_units(body);
+  } else {
+    return 0;
+  }
+}
 
 namespace detail {
 template <class Variant>
@@ -127,7 +148,8 @@ Id tx_id(const TxPayload& payload);
 base::Result<Amount> required_fee(const Transaction& tx, const FeeSchedule& fees);
 // Bytes of authorization: the encodings of tx.keys and tx.auth.
 std::uint64_t auth_bytes(const Transaction& tx);
-// One transaction's usage (its keys' verify units: tx.keys).
+// One transaction's usage: its keys' verify units (tx.keys) plus its body's
+// work units.
 PulseUsage tx_usage(const Transaction& tx);
 
 }  // namespace sion::exec

@@ -22,6 +22,14 @@ namespace sion::ledger {
 // The context string of every transaction signature (FIPS 204 ctx).
 inline constexpr std::string_view kTxSignatureContext = "sion/tx/v1";
 
+// What a body that pays its own fee did at step 7: success, having written
+// what it does and created `coins_created` coins, or the rejection status,
+// having written nothing.
+struct BodyFee {
+  TxStatus status = TxStatus::success;
+  std::uint32_t coins_created = 0;
+};
+
 // What authorize() reads of a transaction, whatever its kind: the fields
 // every payload has, what the pre-check computed from its bytes, and the
 // coin its body names to pay the fee.
@@ -40,6 +48,11 @@ struct AuthRequest {
   // keys whose id is given. Called at most once, and only after step 3 has
   // counted the transaction, so no one gets a signature checked for free.
   std::function<bool(const crypto::Hash256& keys_id)> verify_signature;
+  // Step 7 for a kind whose body pays its own fee (docs/streams.md: a
+  // settlement pays out of what it settles), called instead of reading a
+  // fee coin, with the state as steps 1 to 6 left it. Unset: the fee coin
+  // pays.
+  std::function<base::Result<BodyFee>(Overlay& state)> pay_fee_from_body;
 };
 
 // A transaction past steps 1 to 7. It pays its fee whatever its body does;
@@ -57,6 +70,8 @@ struct Authorized {
   // authorization (an agent's, from its allotment: docs/agents.md).
   std::optional<FeeCoin> fee_coin;
   std::uint64_t height = 0;  // of the Pulse executing it
+  // Coins created at step 7 by a body that paid its own fee (BodyFee).
+  std::uint32_t coins_created = 0;
 };
 
 // Either a rejection (status 1..63; nothing was written) or, with status

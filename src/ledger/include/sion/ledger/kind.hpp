@@ -14,8 +14,16 @@
 //       the kind's own rules (step 8 and on) for an authorized transaction;
 //       a failure calls fail_transaction(..., new_ids[0]).
 //
-// Usage and fees are the same for every kind: they come from the
-// transaction's size and keys (fees.hpp).
+// Usage and fees come from the transaction's size and keys (fees.hpp), the
+// same for every kind. Two functions are optional:
+//
+//   std::uint64_t work_units(const K&)
+//       verify units the body costs beyond its signatures (hashing it asks
+//       of validators, known from the body alone); none: 0;
+//   base::Result<BodyFee> pay_fee_from_body(Overlay&, const K&, const BodyFeeRequest&)
+//       step 7 for a kind whose body pays its own fee (fee_coin is then
+//       nullopt): the body is checked and applied there, and a body that
+//       does not hold is rejected, having written nothing.
 
 #include <concepts>
 #include <cstdint>
@@ -29,6 +37,19 @@
 #include "sion/ledger/receipt.hpp"
 
 namespace sion::ledger {
+
+// What a body that pays its own fee is given at step 7.
+struct BodyFeeRequest {
+  Id tx_id{};
+  Id sender{};
+  Amount fee = 0;
+  std::uint64_t height = 0;
+  std::span<const Id> new_ids;  // coin_id(tx_id, 0 .. max_created_objects - 1)
+  // A digest of the body alone that its rules need, computed before the
+  // Pulse for all its transactions together (a settlement's walk,
+  // docs/streams.md, "Walks in lanes"); nullopt: the rules compute it.
+  std::optional<Id> body_digest;
+};
 
 template <class K>
 concept TxKind = requires(const K& body, Overlay& state, const Authorized& tx, std::span<const Id> new_ids) {

@@ -34,6 +34,8 @@ enum class ObjectType : std::uint32_t {
   allotment = 4,
   overlay = 5,
   batch = 6,
+  // docs/streams.md, "Objects"
+  stream = 7,
 };
 
 // An account: the id of the key bundle that authorizes its transactions

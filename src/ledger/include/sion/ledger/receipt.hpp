@@ -35,6 +35,19 @@ enum class TxStatus : std::uint8_t {
   wrong_controller = 10,  // the batch's controller is not the member's
   batch_expired = 11,     // the batch's expiry height has passed
   bad_batch_path = 12,    // the batch place does not decode or does not prove the payload
+  // rejected, streams (docs/streams.md, "Statuses"): a settlement or close
+  // pays its fee out of the stream, so its rules are checked at step 7
+  unknown_stream = 13,           // no stream under the id (never opened, or closed)
+  not_stream_payee = 14,         // a settlement sent by someone other than the payee
+  not_stream_payer = 15,         // a close sent by someone other than the payer
+  stream_expired = 16,           // a settlement after the stream's expiry height
+  stream_not_expired = 17,       // a close at or before the stream's expiry height
+  index_not_above_settled = 18,  // a settlement index at or below the settled index
+  index_past_end = 19,           // a settlement index past the stream's length
+  beyond_deposit = 20,           // the steps settled would cost more than the deposit left
+  wrong_walk_start = 21,         // `from` is neither the settled index nor the checkpoint below the index
+  bad_stream_element = 22,       // the element does not hash down to the element at `from`
+  bad_checkpoint_path = 23,      // the path does not prove the checkpoint at `from`
   // failed
   unknown_coin = 64,        // an input does not exist (never created, or already spent)
   not_owner = 65,           // an input belongs to another account
@@ -62,8 +75,10 @@ enum class TxStatus : std::uint8_t {
   not_a_cohort = 86,            // materializing from what is not a cohort node
   bad_member_proof = 87,        // a member's index or sum proof does not hold
   already_materialized = 88,    // the member exists already
+  // failed, streams
+  stream_malformed = 89,  // an OpenStream's price, length, deposit or expiry out of range
 };
-constexpr std::array<TxStatus, 38> codec_enum_values(TxStatus) {
+constexpr std::array<TxStatus, 50> codec_enum_values(TxStatus) {
   return {TxStatus::success,
           TxStatus::wrong_chain,
           TxStatus::wrong_keys,
@@ -77,6 +92,17 @@ constexpr std::array<TxStatus, 38> codec_enum_values(TxStatus) {
           TxStatus::wrong_controller,
           TxStatus::batch_expired,
           TxStatus::bad_batch_path,
+          TxStatus::unknown_stream,
+          TxStatus::not_stream_payee,
+          TxStatus::not_stream_payer,
+          TxStatus::stream_expired,
+          TxStatus::stream_not_expired,
+          TxStatus::index_not_above_settled,
+          TxStatus::index_past_end,
+          TxStatus::beyond_deposit,
+          TxStatus::wrong_walk_start,
+          TxStatus::bad_stream_element,
+          TxStatus::bad_checkpoint_path,
           TxStatus::unknown_coin,
           TxStatus::not_owner,
           TxStatus::duplicate_input,
@@ -101,7 +127,8 @@ constexpr std::array<TxStatus, 38> codec_enum_values(TxStatus) {
           TxStatus::cohort_malformed,
           TxStatus::not_a_cohort,
           TxStatus::bad_member_proof,
-          TxStatus::already_materialized};
+          TxStatus::already_materialized,
+          TxStatus::stream_malformed};
 }
 std::string_view status_name(TxStatus status) noexcept;
 constexpr bool is_rejection(TxStatus status) noexcept {

@@ -6,6 +6,9 @@
 
 #include <span>
 
+#include "sion/base/result.hpp"
+#include "sion/exec/transaction.hpp"
+#include "sion/ledger/state_view.hpp"
 #include "sion/ledger/transfer.hpp"
 #include "sion/policy/mempool.hpp"
 #include "sion/policy/verdict.hpp"
@@ -32,5 +35,13 @@ std::span<const ledger::Id> spent_coins(const ledger::Transfer& transfer);
 template <class Kind>
 requires requires(const Kind& body) { body.coins; }
 std::span<const ledger::Id> spent_coins(const Kind& body) { return body.coins; }
+
+// A transaction whose body names no fee coin: a settlement or close pays
+// out of the stream it names, so it is admitted only if the ledger's rules
+// for it hold on `view` (the expiry aside, which execution checks at its
+// height); otherwise fee_unpayable naming the rejection it would get. Any
+// other kind is refused as fee_unpayable. An error is a read failure of the
+// state.
+base::Result<PolicyVerdict> check_fee_from_body(const exec::TxPayload& payload, const ledger::StateView& view);
 
 }  // namespace sion::policy

@@ -1,7 +1,9 @@
 #pragma once
-// Inside the agents layer: who sends an agent kind, and the funds it moves
-// (docs/agents.md, "Paying with coins" and "Kinds"). Every kind runs the
-// same three stages: the sender's standing, the kind's own rules, the funds.
+// Who sends a kind that moves value, an account or an agent, and the funds
+// it moves (docs/agents.md, "Paying with coins" and "Kinds"). Every such
+// kind runs the same three stages: the sender's standing, the kind's own
+// rules, the funds. The kinds of agents use it, and so does a kind of a
+// layer above that an agent may send (docs/streams.md, OpenStream).
 
 #include <cstdint>
 #include <optional>
