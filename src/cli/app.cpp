@@ -16,6 +16,7 @@
 #include "sion/cli/commands.hpp"
 #include "sion/cli/keys.hpp"
 #include "sion/cli/node_commands.hpp"
+#include "sion/cli/stream_commands.hpp"
 #include "sion/cli/tx_decode.hpp"
 #include "sion/cli/wallet_commands.hpp"
 #include "sion/node/devnet_dir.hpp"
@@ -459,6 +460,152 @@ base::Status run_agent_command(AgentCommands& c) {
   return run_agent_show(c.show, stdout);
 }
 
+// `sion stream ...`: one subcommand per step of a payment stream.
+struct StreamCommands {
+  StreamOpenOptions open;
+  StreamPayOptions pay;
+  StreamCheckOptions check;
+  StreamSettleOptions settle;
+  StreamCloseOptions close;
+  StreamShowOptions show;
+  std::uint64_t timeout_s = 60;
+  CLI::App* stream = nullptr;
+};
+
+// --node and --timeout of a command that sends a transaction and waits for it.
+void add_stream_sending(CLI::App* command, StreamCommon& common, StreamCommands& c) {
+  command->add_option("--timeout", c.timeout_s, "Seconds to wait for execution [default: 60]")
+      ->check(unsigned_decimal())
+      ->option_text("<S>");
+  add_node_option(command, common.node);
+  command->set_help_flag("-h,--help", "Print help");
+}
+
+void add_stream_commands(CLI::App& app, StreamCommands& c) {
+  CLI::App* stream = app.add_subcommand(
+      "stream", "Pay many small amounts through one deposit: open, pay off-ledger, check, settle, close, show");
+  stream->require_subcommand(1);
+  stream->set_help_flag("-h,--help", "Print help");
+  stream->footer(
+      "Exit status: 0 on success; 1 if the node, the ledger or the payments said no (a refused\n"
+      "payment, a settlement or close the ledger would reject, a failed receipt, a file that does\n"
+      "not read); 2 for a usage error (a bad option or value, a file to write that exists).\n"
+      "docs/wallet.md, \"Streams\".");
+  c.stream = stream;
+
+  CLI::App* open = stream->add_subcommand(
+      "open", "Open a stream to a payee: write the payer file (the chain's seed) and the payee's offer file");
+  open->add_option("--key", c.open.from, "The payer's key file [default: the only one in ~/.sion/keys]")
+      ->option_text("<FILE>");
+  open->add_option("--payee", c.open.payee, "The payee's address")->required()->option_text("<ADDR>");
+  open->add_option("--price", c.open.price, "What each payment (one step of the chain) pays")
+      ->required()
+      ->check(unsigned_decimal())
+      ->option_text("<N>");
+  open->add_option("--steps", c.open.steps, "Payments the chain holds, 1 to 4294967295")
+      ->required()
+      ->check(unsigned_decimal())
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{UINT32_MAX}))
+      ->option_text("<N>");
+  open->add_option("--deposit", c.open.deposit, "What the payer locks, price to price * steps [default: price * steps]")
+      ->check(unsigned_decimal())
+      ->option_text("<N>");
+  CLI::Option* expiry = open->add_option("--expiry", c.open.expiry, "The last Pulse height a settlement may run at")
+                            ->check(unsigned_decimal())
+                            ->option_text("<H>");
+  open->add_option("--expiry-in", c.open.expiry_in, "Pulses from the node's height to the expiry [default: 1000]")
+      ->check(unsigned_decimal())
+      ->option_text("<P>")
+      ->excludes(expiry);
+  open->add_option("--file", c.open.file, "The payer file to write (never replaced; mode 0600: it holds the seed)")
+      ->required()
+      ->option_text("<FILE>");
+  open->add_option("--offer", c.open.offer, "The offer file to write for the payee [default: <FILE>.offer.json]")
+      ->option_text("<FILE>");
+  add_stream_sending(open, c.open.common, c);
+  open->footer(
+      "Writes both files before it submits the OpenStream, then waits for its receipt and prints\n"
+      "the stream's id. Hand the offer file to the payee (it holds no secret).");
+
+  CLI::App* pay = stream->add_subcommand(
+      "pay", "Reveal the next payments of a stream, one line each: '<index> <element hex>' (no node needed)");
+  pay->add_option("--file", c.pay.file, "The payer file `sion stream open` wrote (updated in place)")
+      ->required()
+      ->option_text("<FILE>");
+  pay->add_option("--count", c.pay.count, "Payments to reveal [default: 1]")
+      ->check(unsigned_decimal())
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{UINT32_MAX}))
+      ->option_text("<N>");
+  pay->set_help_flag("-h,--help", "Print help");
+  pay->footer(
+      "Prints the lines on stdout, then records them as revealed in the payer file; refuses more\n"
+      "payments than the deposit covers. Send the lines to the payee, who runs `sion stream check`.");
+
+  CLI::App* check = stream->add_subcommand(
+      "check", "As the payee, check payment lines (one hash each) and keep the last accepted in the payee file");
+  check->add_option("--file", c.check.file, "The payee file (created with --offer, else read and updated)")
+      ->required()
+      ->option_text("<FILE>");
+  check
+      ->add_option("--offer", c.check.offer,
+                   "Start a new payee file from the payer's offer file, checked against the stream on the chain")
+      ->option_text("<FILE>");
+  check->add_option("--payment", c.check.payments, "A payment line '<index> <hex>' (repeat) [default: read stdin]")
+      ->option_text("<LINE>");
+  add_node_option(check, c.check.node);
+  check->set_help_flag("-h,--help", "Print help");
+  check->footer(
+      "Prints 'accepted I' or 'refused I <reason>: <why>' per line (reasons: replayed, out_of_order,\n"
+      "forged, past_end, beyond_deposit, checkpoint_mismatch) and what is owed. The node is read only\n"
+      "with --offer. Exit status 1 if any line was refused or malformed (the others are kept).");
+
+  CLI::App* settle = stream->add_subcommand(
+      "settle", "As the payee, settle every payment accepted: the stream pays the payee, less the fee");
+  settle->add_option("--file", c.settle.file, "The payee file `sion stream check` keeps")
+      ->required()
+      ->option_text("<FILE>");
+  settle->add_option("--key", c.settle.from, "The payee's key file [default: the only one in ~/.sion/keys]")
+      ->option_text("<FILE>");
+  settle->add_flag("--walk", c.settle.walk,
+                   "Prove the payment by walking the chain down to the settled element (one hash a payment) "
+                   "instead of from the checkpoint below it");
+  add_stream_sending(settle, c.settle.common, c);
+  settle->footer(
+      "Checks the settlement against the ledger's rules on the stream as the node holds it and\n"
+      "submits nothing the ledger would reject (the reason is printed: stream_expired,\n"
+      "index_not_above_settled, beyond_deposit, ...). The fee comes out of what is settled.");
+
+  CLI::App* close = stream->add_subcommand(
+      "close", "As the payer, after the expiry height, close a stream: what is left returns to the payer");
+  close->add_option("--stream", c.close.stream, "The stream's id (64 hex digits)")->required()->option_text("<ID>");
+  close->add_option("--key", c.close.from, "The payer's key file [default: the only one in ~/.sion/keys]")
+      ->option_text("<FILE>");
+  add_stream_sending(close, c.close.common, c);
+  close->footer(
+      "Refused before it is sent while the stream has not expired (stream_not_expired), by anyone\n"
+      "but the payer (not_stream_payer) and once it is gone (unknown_stream). The fee comes out of\n"
+      "the refund.");
+
+  CLI::App* show = stream->add_subcommand("show", "Print the node's view of a stream: terms, settled, deposit left");
+  show->add_option("STREAM", c.show.stream, "The stream's id (64 hex digits)")->required()->option_text("<ID>");
+  add_node_option(show, c.show.node);
+  show->set_help_flag("-h,--help", "Print help");
+}
+
+// Runs the stream subcommand that was parsed.
+base::Status run_stream_command(StreamCommands& c) {
+  for (StreamCommon* common : {&c.open.common, &c.settle.common, &c.close.common}) {
+    common->timeout = std::chrono::seconds(c.timeout_s);
+  }
+  const std::string parsed = c.stream->get_subcommands().front()->get_name();
+  if (parsed == "open") return run_stream_open(c.open, stdout, stderr);
+  if (parsed == "pay") return run_stream_pay(c.pay, stdout);
+  if (parsed == "check") return run_stream_check(c.check, stdin, stdout);
+  if (parsed == "settle") return run_stream_settle(c.settle, stdout, stderr);
+  if (parsed == "close") return run_stream_close(c.close, stdout, stderr);
+  return run_stream_show(c.show, stdout);
+}
+
 CLI::App* add_tx(CLI::App& app, std::string& input) {
   CLI::App* tx = app.add_subcommand("tx", "Work with transactions");
   tx->require_subcommand(1);
@@ -557,6 +704,8 @@ int run_app(int argc, const char* const* argv) {
   add_wallet_commands(app, tx_decode->get_parent(), wallet_commands);
   AgentCommands agent_commands;
   add_agent_commands(app, agent_commands);
+  StreamCommands stream_commands;
+  add_stream_commands(app, stream_commands);
   KeygenOptions keygen_options;
   CLI::App* keygen = add_keygen(app, keygen_options);
   AddressOptions address_options;
@@ -617,6 +766,12 @@ int run_app(int argc, const char* const* argv) {
   }
   if (agent_commands.agent->parsed()) {
     const base::Status status = run_agent_command(agent_commands);
+    if (status) return code(ExitCode::ok);
+    print_error(status.error().reason.c_str());
+    return code(status.error().code == base::Errc::invalid_argument ? ExitCode::usage : ExitCode::failure);
+  }
+  if (stream_commands.stream->parsed()) {
+    const base::Status status = run_stream_command(stream_commands);
     if (status) return code(ExitCode::ok);
     print_error(status.error().reason.c_str());
     return code(status.error().code == base::Errc::invalid_argument ? ExitCode::usage : ExitCode::failure);

@@ -145,6 +145,29 @@ struct BodyDescriber {
     return ordered_json{
         {"kind", "restrict"}, {"target", hex(b.target)}, {"action", action}, {"coins", id_list(b.coins)}};
   }
+  ordered_json operator()(const exec::OpenStream& b) const {
+    return ordered_json{{"kind", "open_stream"},    {"payee", hex(b.payee)},
+                        {"price", b.price},         {"length", b.length},
+                        {"anchor", hex(b.anchor)},  {"checkpoints", hex(b.checkpoints)},
+                        {"deposit", b.deposit},     {"expiry_height", b.expiry_height},
+                        {"coins", id_list(b.coins)}};
+  }
+  ordered_json operator()(const exec::SettleStream& b) const {
+    ordered_json out{{"kind", "settle_stream"},
+                     {"stream", hex(b.stream)},
+                     {"from", b.from},
+                     {"index", b.index},
+                     {"element", hex(b.element)}};
+    if (b.path) {
+      out["path"] = id_list(*b.path);
+    } else {
+      out["path"] = nullptr;  // walked
+    }
+    return out;
+  }
+  ordered_json operator()(const exec::CloseStream& b) const {
+    return ordered_json{{"kind", "close_stream"}, {"stream", hex(b.stream)}};
+  }
 };
 
 ordered_json describe_body(const exec::TxBody& body) { return std::visit(BodyDescriber{}, body); }

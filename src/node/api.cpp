@@ -17,6 +17,7 @@
 #include "sion/node/json_views.hpp"
 #include "sion/node/prometheus.hpp"
 #include "sion/node/submission_body.hpp"
+#include "sion/streams/objects.hpp"
 
 namespace sion::node {
 namespace {
@@ -370,6 +371,20 @@ base::Status Api::register_routes() {
     auto standing = agents::read_standing(state, **agent, next);
     if (!standing) return internal(standing.error());
     return ok(agent_json(**agent, *standing, next));
+  }));
+
+  SION_TRY_STATUS(server_.route("GET", "/v1/streams/{id}", [&node](const Request& request) -> Response {
+    auto id = id_param(request, "id");
+    if (auto* refused = std::get_if<Response>(&id)) return std::move(*refused);
+    const commit::Hash stream_id = std::get<commit::Hash>(id);
+    auto lock = node.read_lock();
+    const exec::StoreView view(node.chain().state());
+    const ledger::Overlay state(view);
+    auto stream = streams::read_stream(state, stream_id);
+    if (!stream) return internal(stream.error());
+    // Never opened, or settled to its end or closed: deleted either way.
+    if (!*stream) return not_found("no stream is stored under " + base::to_hex(stream_id));
+    return ok(stream_json(stream_id, (*stream)->stream, node.chain().height()));
   }));
 
   SION_TRY_STATUS(server_.route("GET", "/v1/status", [this, &node](const Request&) -> Response {

@@ -42,6 +42,7 @@ Json object_json(const state::Object& object) {
   if (object.type == static_cast<std::uint32_t>(ledger::ObjectType::allotment)) type_name = "allotment";
   if (object.type == static_cast<std::uint32_t>(ledger::ObjectType::overlay)) type_name = "overlay";
   if (object.type == static_cast<std::uint32_t>(ledger::ObjectType::batch)) type_name = "batch";
+  if (object.type == static_cast<std::uint32_t>(ledger::ObjectType::stream)) type_name = "stream";
   return Json{{"type", object.type},
               {"type_name", type_name},
               {"version", object.version},
@@ -125,6 +126,26 @@ std::string executed_event_json(const exec::Receipt& receipt, std::uint64_t heig
               {"index", index},
               {"receipt", receipt_json(receipt)}}
       .dump();
+}
+
+Json stream_json(const ledger::Id& id, const streams::Stream& stream, std::uint64_t height) {
+  const std::uint64_t next = height + 1;
+  return Json{{"id", base::to_hex(id)},
+              {"height", height},
+              {"payer", base::to_hex(stream.payer)},
+              {"payee", base::to_hex(stream.payee)},
+              {"price", stream.price},
+              {"length", stream.length},
+              {"anchor", base::to_hex(stream.anchor)},
+              {"checkpoint_root", base::to_hex(stream.checkpoints)},
+              {"checkpoint_spacing", streams::checkpoint_spacing(stream.length)},
+              {"deposit", stream.deposit},
+              {"expiry_height", stream.expiry_height},
+              {"settled", stream.settled},
+              {"settled_element", base::to_hex(stream.settled_element)},
+              // A settlement in the next Pulse is rejected, and a close
+              // accepted, past the expiry height.
+              {"expired", next > stream.expiry_height}};
 }
 
 std::string removal_status(policy::RemovalReason reason) {

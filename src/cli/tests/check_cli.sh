@@ -920,6 +920,178 @@ PY
     kill -0 "$node_pid" 2>/dev/null && fail "the devnet did not stop on SIGINT"
     node_pid=""
     ;;
+  devnet_streams)
+    # docs/wallet.md, "Streams": on a devnet of four validators, an account
+    # opens a stream to a new key and pays through it off the ledger, the
+    # payee checks each payment with one hash (a forged, a replayed and a
+    # malformed line are refused), settles by checkpoint, is paid more and
+    # settles walked; what the ledger would reject (nothing new to settle, a
+    # settlement past the expiry) is refused before it is sent; after the
+    # expiry the payer closes the stream and gets the rest of the deposit.
+    node_pid=""
+    trap '[[ -n "$node_pid" ]] && kill -INT "$node_pid" 2>/dev/null || true' EXIT
+    port=$(free_ports 8) || skip "no eight consecutive free ports"
+    "$sion" devnet --validators 4 --dir "$work/dn" --api "127.0.0.1:$port" --interval-ms 100 \
+      >"$work/devnet.out" 2>"$work/devnet.err" &
+    node_pid=$!
+    api="http://127.0.0.1:$port"
+    for _ in $(seq 300); do
+      curl -sf "$api/v1/status" >/dev/null && break
+      kill -0 "$node_pid" 2>/dev/null || fail "the devnet stopped: $(cat "$work/devnet.err")"
+      sleep 0.05
+    done
+    payer="$work/dn/keys/account-0000.json"
+    run keygen --out "$work/payee-key.json"
+    expect_status 0
+    run address --key "$work/payee-key.json"
+    payee="$out"
+    price=100000
+    deposit=$((40 * price))
+
+    # Refused before anything is written or sent.
+    run stream open --key "$payer" --payee "$payee" --price 0 --steps 40 --file "$work/payer.json" --node "$api"
+    expect_status 2
+    expect_line "$err" '--price: must be at least 1'
+    run stream open --key "$payer" --payee "$payee" --price "$price" --steps 40 --deposit $((41 * price)) \
+      --file "$work/payer.json" --node "$api"
+    expect_status 2
+    expect_line "$err" "--deposit $((41 * price)): more than all 40 steps cost"
+    [[ ! -e "$work/payer.json" ]] || fail "a refused open wrote the payer file"
+
+    # 40 payments of $price; the deposit covers them all. The devnet makes a
+    # Pulse only for transactions: the stream's three take three of the ten
+    # Pulses to its expiry, transfers between two other accounts the rest.
+    run stream open --key "$payer" --payee "$payee" --price "$price" --steps 40 --expiry-in 10 \
+      --file "$work/payer.json" --node "$api" --timeout 30
+    expect_status 0
+    expect_line "$out" '^stream [0-9a-f]{64}$'
+    expect_line "$out" '^receipt: success'
+    expect_line "$out" "^deposit $deposit \\($price a step, 40 steps, expiry height [0-9]+\\)$"
+    stream=$(grep -Eo '^stream [0-9a-f]{64}$' <<<"$out" | cut -d' ' -f2)
+    [[ "$(stat -c %a "$work/payer.json")" == 600 ]] || fail "the payer file is not 0600"
+    [[ -f "$work/payer.json.offer.json" ]] || fail "no offer file beside the payer file"
+    run stream show "$stream" --node "$api"
+    expect_status 0
+    expect_line "$out" "^payee: +$payee$"
+    expect_line "$out" '^settled: +0$'
+    expect_line "$out" "^deposit left: +$deposit$"
+    expect_line "$out" '^expired: +no '
+
+    # Ten payments, off the ledger, checked by the payee as they come.
+    "$sion" stream pay --file "$work/payer.json" --count 10 >"$work/pay1" 2>"$work/err" ||
+      fail "stream pay: $(cat "$work/err")"
+    [[ $(wc -l <"$work/pay1") == 10 ]] || fail "stream pay printed $(wc -l <"$work/pay1") lines, expected 10"
+    status=0
+    "$sion" stream check --file "$work/payee.json" --offer "$work/payer.json.offer.json" --node "$api" \
+      <"$work/pay1" >"$work/out" 2>"$work/err" || status=$?
+    out=$(cat "$work/out")
+    err=$(cat "$work/err")
+    expect_status 0
+    [[ $(grep -c '^accepted [0-9]*$' <<<"$out") == 10 ]] || fail "not ten payments accepted: $out"
+    expect_line "$out" "^accepted up to 10: owed $((10 * price)) since the stream opened$"
+
+    # A forged element, a replay and a malformed line: refused, with reasons.
+    run stream check --file "$work/payee.json" --payment "11 $(printf '%064d' 0)"
+    expect_status 1
+    expect_line "$out" '^refused 11 forged: '
+    expect_line "$err" '1 of 1 payments refused'
+    run stream check --file "$work/payee.json" --payment "$(sed -n 4p "$work/pay1")" --payment "12 zz"
+    expect_status 1
+    expect_line "$out" '^refused 4 replayed: '
+    expect_line "$out" '^malformed line 2: element: expected 64 lower-case hex digits'
+    expect_line "$err" '2 of 2 payments refused'
+    expect_line "$out" "^accepted up to 10: "
+
+    # Settled by checkpoint: the payee's new account gets 10 payments less the fee.
+    run stream settle --file "$work/payee.json" --key "$work/payee-key.json" --node "$api" --timeout 30
+    expect_status 0
+    expect_line "$out" "^settling payments 1 to 10 \\(by checkpoint, from 8\\): owed $((10 * price))$"
+    expect_line "$out" '^receipt: success'
+    fee1=$(grep -Eo '^paid to the payee [0-9]+ \(owed [0-9]+ - fee [0-9]+\)' <<<"$out" | grep -Eo '[0-9]+\)$' | tr -d ')')
+    paid1=$(grep -Eo '^paid to the payee [0-9]+' <<<"$out" | grep -Eo '[0-9]+$')
+    [[ -n "$fee1" && "$paid1" == $((10 * price - fee1)) ]] || fail "settled $paid1 with fee $fee1: $out"
+    run balance --address "$payee" --node "$api"
+    expect_line "$out" "^balance: $paid1$"
+
+    # Nothing new to settle: refused before it is sent, with the ledger's reason.
+    run stream settle --file "$work/payee.json" --key "$work/payee-key.json" --node "$api" --timeout 30
+    expect_status 1
+    expect_line "$out" '^rejected: index_not_above_settled$'
+    expect_line "$err" 'nothing new to settle: payments up to 10 were accepted and the stream is settled to 10'
+
+    # Seven more payments, settled walked from the settled index.
+    "$sion" stream pay --file "$work/payer.json" --count 7 >"$work/pay2" 2>"$work/err" ||
+      fail "stream pay: $(cat "$work/err")"
+    "$sion" stream check --file "$work/payee.json" <"$work/pay2" >"$work/out" 2>"$work/err" ||
+      fail "stream check: $(cat "$work/out") $(cat "$work/err")"
+    expect_line "$(cat "$work/out")" "^accepted up to 17: owed $((17 * price)) since the stream opened$"
+    run stream settle --walk --file "$work/payee.json" --key "$work/payee-key.json" --node "$api" --timeout 30
+    expect_status 0
+    expect_line "$out" "^settling payments 11 to 17 \\(walked, from 10\\): owed $((7 * price))$"
+    fee2=$(grep -Eo '^paid to the payee [0-9]+ \(owed [0-9]+ - fee [0-9]+\)' <<<"$out" | grep -Eo '[0-9]+\)$' | tr -d ')')
+    paid2=$(grep -Eo '^paid to the payee [0-9]+' <<<"$out" | grep -Eo '[0-9]+$')
+    [[ -n "$fee2" && "$paid2" == $((7 * price - fee2)) ]] || fail "settled $paid2 with fee $fee2: $out"
+    run balance --address "$payee" --node "$api"
+    expect_line "$out" "^balance: $((paid1 + paid2))$"
+    left=$((deposit - 17 * price))
+    run stream show "$stream" --node "$api"
+    expect_status 0
+    expect_line "$out" '^settled: +17$'
+    expect_line "$out" "^deposit left: +$left$"
+
+    # Three more accepted, but the payee waits past the expiry: the ledger
+    # would reject the settlement, so it is not sent.
+    "$sion" stream pay --file "$work/payer.json" --count 3 >"$work/pay3" 2>"$work/err" ||
+      fail "stream pay: $(cat "$work/err")"
+    "$sion" stream check --file "$work/payee.json" <"$work/pay3" >/dev/null 2>&1 || fail "stream check of 18 to 20"
+    run stream pay --file "$work/payer.json" --count 21
+    expect_status 2
+    expect_line "$err" '--count 21: 20 of the 40 payments the deposit covers are left'
+    run stream close --stream "$stream" --key "$payer" --node "$api" --timeout 30
+    expect_status 1
+    expect_line "$out" '^rejected: stream_not_expired$'
+    expect_line "$err" 'the close would be rejected at height [0-9]+: stream_not_expired'
+    run address --key "$work/dn/keys/account-0003.json"
+    other="$out"
+    for _ in $(seq 16); do
+      run stream show "$stream" --node "$api"
+      grep -Eq '^expired: +yes' <<<"$out" && break
+      run transfer --key "$work/dn/keys/account-0002.json" --to "$other" --amount 1000 --node "$api" --timeout 30
+      expect_status 0
+    done
+    expect_line "$out" '^expired: +yes'
+    run stream settle --file "$work/payee.json" --key "$work/payee-key.json" --node "$api" --timeout 30
+    expect_status 1
+    expect_line "$out" '^rejected: stream_expired$'
+    expect_line "$err" 'the settlement would be rejected at height [0-9]+: stream_expired'
+    run stream close --stream "$stream" --key "$work/payee-key.json" --node "$api" --timeout 30
+    expect_status 1
+    expect_line "$out" '^rejected: not_stream_payer$'
+
+    # The payer closes it: the rest of the deposit, less the fee, comes back.
+    run balance --key "$payer" --node "$api"
+    before=$(grep -Eo '^balance: [0-9]+' <<<"$out" | cut -d' ' -f2)
+    run stream close --stream "$stream" --key "$payer" --node "$api" --timeout 30
+    expect_status 0
+    expect_line "$out" '^receipt: success'
+    fee3=$(grep -Eo '^refund [0-9]+ to the payer \(deposit left [0-9]+ - fee [0-9]+\)' <<<"$out" |
+      grep -Eo '[0-9]+\)$' | tr -d ')')
+    expect_line "$out" "^refund $((left - fee3)) to the payer \\(deposit left $left - fee $fee3\\)"
+    run balance --key "$payer" --node "$api"
+    expect_line "$out" "^balance: $((before + left - fee3))$"
+    run stream show "$stream" --node "$api"
+    expect_status 1
+    expect_line "$err" '404 not_found: no stream is stored under'
+    run stream close --stream "$stream" --key "$payer" --node "$api" --timeout 30
+    expect_status 1
+    expect_line "$out" '^rejected: unknown_stream$'
+    run balance --address "$payee" --node "$api"
+    expect_line "$out" "^balance: $((paid1 + paid2))$"
+    kill -INT "$node_pid"
+    for _ in $(seq 200); do kill -0 "$node_pid" 2>/dev/null || break; sleep 0.05; done
+    kill -0 "$node_pid" 2>/dev/null && fail "the devnet did not stop on SIGINT"
+    node_pid=""
+    ;;
   *)
     fail "unknown case"
     ;;

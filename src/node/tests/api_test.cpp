@@ -18,6 +18,7 @@
 #include "sion/exec/tx_builder.hpp"
 #include "sion/http/parse.hpp"
 #include "sion/http/sse_reader.hpp"
+#include "sion/streams/payer.hpp"
 #include "sion/wallet/api_replies.hpp"
 
 namespace sion::node {
@@ -206,6 +207,47 @@ TEST(Api, AnAgentSpawnedPaysThroughABatchAndIsRevoked) {
 
   EXPECT_EQ(f.get("/v1/agents/" + base::to_hex(f.bob)).status, 404u);
   EXPECT_EQ(f.get("/v1/agents/zz").status, 400u);
+}
+
+// GET /v1/streams/{id} (docs/api.md): a stream Alice opens to Bob, its
+// fields as opened; 404 not_found for an id holding no stream, 400 for one
+// that is not 64 hex digits.
+TEST(Api, AStreamOpenedIsShownAndAMissingOneIsNotFound) {
+  ApiFixture f;
+  const exec::Id alice = exec::account_id(f.alice.public_bundle());
+  streams::Hash seed{};
+  seed.fill(0x33);
+  const streams::StreamPayer payer = streams::StreamPayer::create(seed, 100).value();
+  const exec::OpenStream body{f.bob, 7, 100, payer.anchor(), payer.checkpoint_root(), 500, 40, {f.coin}};
+  const exec::Transaction open = exec::make_signed(f.alice, f.genesis.params, alice, f.nonce++, body).value();
+  const auto outcome = f.node->submit(codec::encode(open), f.now).value();
+  ASSERT_TRUE(outcome.verdict.ok()) << outcome.verdict.reason;
+  f.now += 1000;
+  ASSERT_TRUE(f.node->produce(f.now).value());
+  const exec::Id id = streams::stream_id(exec::tx_id(open.payload));
+
+  const http::Response shown = f.get("/v1/streams/" + base::to_hex(id));
+  ASSERT_EQ(shown.status, 200u) << shown.body;
+  const auto view = nlohmann::json::parse(shown.body);
+  EXPECT_EQ(view["id"], base::to_hex(id));
+  EXPECT_EQ(view["payer"], base::to_hex(alice));
+  EXPECT_EQ(view["payee"], base::to_hex(f.bob));
+  EXPECT_EQ(view["price"].get<std::uint64_t>(), 7u);
+  EXPECT_EQ(view["length"].get<std::uint64_t>(), 100u);
+  EXPECT_EQ(view["anchor"], base::to_hex(payer.anchor()));
+  EXPECT_EQ(view["checkpoint_root"], base::to_hex(payer.checkpoint_root()));
+  EXPECT_EQ(view["checkpoint_spacing"].get<std::uint64_t>(), 16u);
+  EXPECT_EQ(view["deposit"].get<std::uint64_t>(), 500u);
+  EXPECT_EQ(view["expiry_height"].get<std::uint64_t>(), 40u);
+  EXPECT_EQ(view["settled"].get<std::uint64_t>(), 0u);
+  EXPECT_EQ(view["settled_element"], base::to_hex(payer.anchor()));
+  EXPECT_EQ(view["height"].get<std::uint64_t>(), 1u);
+  EXPECT_FALSE(view["expired"].get<bool>());
+
+  const http::Response missing = f.get("/v1/streams/" + base::to_hex(f.bob));
+  EXPECT_EQ(missing.status, 404u);
+  EXPECT_EQ(nlohmann::json::parse(missing.body)["error"]["code"], "not_found") << missing.body;
+  EXPECT_EQ(f.get("/v1/streams/zz").status, 400u);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "sion/exec/pulse_header.hpp"
 #include "sion/policy/tx_pool.hpp"
 #include "sion/state/object_store.hpp"
+#include "sion/streams/objects.hpp"
 
 namespace sion::node {
 
@@ -33,6 +34,11 @@ Json caveats_json(const agents::Caveats& caveats);
 Json narrowing_json(const agents::Narrowing& narrowing);
 Json authority_json(const agents::Authority& authority);
 Json agent_json(const agents::AgentState& agent, const agents::Standing& standing, std::uint64_t height);
+
+// A payment stream (docs/streams.md) under `id` as the state holds it at
+// `height`, with its checkpoint spacing and whether it is expired for the
+// next Pulse, height + 1 (docs/api.md, "GET /v1/streams/{id}").
+Json stream_json(const ledger::Id& id, const streams::Stream& stream, std::uint64_t height);
 
 // The status the API shows for a transaction removed from the mempool
 // (docs/api.md): the reason's name, except that a transaction whose nonce or
