@@ -40,8 +40,9 @@ std::span<const Group> all_groups() noexcept {
   // the linker drops object files of a static library that nothing
   // references, and their registrars with them. The order of
   // docs/performance.md, so that runs compare line by line.
-  static const Group kGroups[] = {groups::signatures(),   groups::authorization(), groups::state(),   groups::data(),
-                                  groups::transparency(), groups::execution(),     groups::lineage(), groups::devnet()};
+  static const Group kGroups[] = {groups::signatures(), groups::authorization(), groups::state(),
+                                  groups::data(),       groups::transparency(),  groups::execution(),
+                                  groups::lineage(),    groups::streams(),       groups::devnet()};
   return kGroups;
 }
 

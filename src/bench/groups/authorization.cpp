@@ -41,12 +41,7 @@ constexpr std::uint64_t kPayHeight = 2;
 // Child indices below the owner: keyed agents from 0, keyless from here.
 constexpr std::uint32_t kKeylessIndex = 1'000;
 
-crypto::KeySeed seed_of(std::uint64_t n) {
-  crypto::KeySeed seed{};
-  for (std::size_t b = 0; b < 8; ++b) seed[b] = static_cast<std::uint8_t>(n >> (8 * b));
-  seed[31] = 0xa6;  // apart from the seeds of other groups
-  return seed;
-}
+crypto::KeySeed seed_of(std::uint64_t n) { return group_seed(n, 0xa6); }
 
 agents::Caveats agent_caveats() {
   agents::Caveats c;
@@ -220,12 +215,6 @@ bool check_batch(const Batch& batch) {
     ok = ok && place && agents::proves_member(*place, codec::encode(member.payload), batch.object);
   }
   return ok;
-}
-
-Stats per(Stats stats, std::size_t count) {
-  stats.median /= static_cast<double>(count);
-  stats.p95 /= static_cast<double>(count);
-  return stats;
 }
 
 base::Status report_checks(Context& context, const Workload& w, double& single_seconds) {

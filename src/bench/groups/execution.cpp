@@ -86,30 +86,8 @@ base::Status report_tracing(Context& context, const Workload& w, const std::vect
                                   "verdicts and ids supplied by the all-cores pre-check outside the clock; {}; {}",
                                   traced.chunks.size(), options.max_txs_per_chunk, core.note(), w.pre_note));
 
-  // Replays every chunk; fails unless each reaches its claimed root.
-  const auto replay_all = [&](bool check_signatures) -> base::Result<Stats> {
-    base::Status failed;
-    const Stats stats = time_each_call(
-        [&] {
-          auto at = exec::ReplayPoint::start(traced.chunks.front().witness.pre_root, 1);
-          for (const auto& chunk : traced.chunks) {
-            const std::span<const exec::Transaction> part =
-                std::span<const exec::Transaction>(w.txs).subspan(chunk.first_tx, chunk.tx_count);
-            auto next = exec::replay_chunk(at, chunk, part, w.transfers.params, check_signatures);
-            if (!next) {
-              failed = base::fail(std::move(next).error());
-              return;
-            }
-            at = *next;
-            do_not_optimize(at.root);
-          }
-        },
-        context.measure_options());
-    if (!failed) return base::fail(std::move(failed).error());
-    return stats;
-  };
-  SION_TRY(const auto with_checks, replay_all(true));
-  SION_TRY(const auto without_checks, replay_all(false));
+  SION_TRY(const auto with_checks, time_replay(context, traced, w.txs, w.transfers.params, 1, true));
+  SION_TRY(const auto without_checks, time_replay(context, traced, w.txs, w.transfers.params, 1, false));
   context.report_time("stateless replay of every chunk (stack A)", with_checks, TimeUnit::ms,
                       fmt::format("signature checks, ids and proofs included, {}; {:.1f} ms without signature "
                                   "checks; witnesses {:.1f} KiB in all, {:.1f} KiB per chunk",

@@ -17,6 +17,7 @@ Group data();
 Group transparency();
 Group execution();
 Group lineage();
+Group streams();
 Group devnet();
 
 // The parts of group `state`, one file each: SHA3 rows (state.cpp), the

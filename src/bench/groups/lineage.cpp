@@ -40,12 +40,7 @@ constexpr std::uint64_t kExpiry = 1'000;
 constexpr std::uint64_t kSpawnHeight = 1;
 constexpr std::uint64_t kNextHeight = 2;
 
-crypto::KeySeed seed_of(std::uint64_t n) {
-  crypto::KeySeed seed{};
-  for (std::size_t b = 0; b < 8; ++b) seed[b] = static_cast<std::uint8_t>(n >> (8 * b));
-  seed[31] = 0x1e;  // apart from the seeds of other groups
-  return seed;
-}
+crypto::KeySeed seed_of(std::uint64_t n) { return group_seed(n, 0x1e); }
 
 agents::Caveats caveats(exec::Amount per_payment, exec::Amount period_cap, std::uint8_t actions) {
   agents::Caveats c;
@@ -70,11 +65,6 @@ agents::CohortSpec cohort_spec(std::uint32_t members) {
     spec.allotments.push_back(1'000 + i);
   }
   return spec;
-}
-
-// µUSD at the devnet's display price: for the printed figure only.
-double micro_usd(exec::Amount units) {
-  return static_cast<double>(units) * static_cast<double>(exec::kDevnetNanoUsdPerUnit) / 1000.0;
 }
 
 std::string devnet_prices(exec::Amount units) {
@@ -253,11 +243,7 @@ base::Status report_cohort(Context& context, const Chain& chain) {
                                           },
                                           context.measure_options());
   if (!status) return status;
-  const auto per_member = [](Stats stats) {
-    stats.median /= kMaterialized;
-    stats.p95 /= kMaterialized;
-    return stats;
-  };
+  const auto per_member = [](const Stats& stats) { return per(stats, kMaterialized); };
   context.report_time(fmt::format("MaterializeAgents of {}: execution per member", kMaterialized),
                       per_member(execution), TimeUnit::us,
                       fmt::format("proof checks, creates and the signature check, {}: execute_pulse of a Pulse "

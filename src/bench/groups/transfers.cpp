@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 #include "sion/exec/genesis.hpp"
 #include "sion/exec/precheck_batch.hpp"
 #include "sion/exec/tx_builder.hpp"
@@ -53,7 +55,7 @@ base::Status check_all_succeeded(const exec::PulseOutcome& outcome) {
   for (const exec::Receipt& receipt : outcome.receipts) {
     if (receipt.status != exec::TxStatus::success) {
       return base::fail(base::Errc::internal,
-                        fmt::format("execution bench: a transfer ended with {}", exec::status_name(receipt.status)));
+                        fmt::format("bench: a transaction ended with {}", exec::status_name(receipt.status)));
     }
   }
   return {};
@@ -67,6 +69,47 @@ std::string with_commas(std::size_t n) {
     out += digits[i];
   }
   return out;
+}
+
+crypto::KeySeed group_seed(std::uint64_t n, std::uint8_t tag) {
+  crypto::KeySeed seed{};
+  for (std::size_t b = 0; b < 8; ++b) seed[b] = static_cast<std::uint8_t>(n >> (8 * b));
+  seed[31] = tag;
+  return seed;
+}
+
+Stats per(Stats stats, std::size_t count) {
+  stats.median /= static_cast<double>(count);
+  stats.p95 /= static_cast<double>(count);
+  return stats;
+}
+
+double micro_usd(exec::Amount units) {
+  return static_cast<double>(units) * static_cast<double>(exec::kDevnetNanoUsdPerUnit) / 1000.0;
+}
+
+base::Result<Stats> time_replay(const Context& context, const exec::TracedPulse& traced,
+                                std::span<const exec::Transaction> txs, const exec::ChainParams& params,
+                                std::uint64_t height, bool check_signatures) {
+  if (traced.chunks.empty()) return base::fail(base::Errc::internal, "bench: a traced Pulse without chunks");
+  base::Status failed;
+  const Stats stats = time_each_call(
+      [&] {
+        auto at = exec::ReplayPoint::start(traced.chunks.front().witness.pre_root, height);
+        for (const auto& chunk : traced.chunks) {
+          const std::span<const exec::Transaction> part = txs.subspan(chunk.first_tx, chunk.tx_count);
+          auto next = exec::replay_chunk(at, chunk, part, params, check_signatures);
+          if (!next) {
+            failed = base::fail(std::move(next).error());
+            return;
+          }
+          at = *next;
+          do_not_optimize(at.root);
+        }
+      },
+      context.measure_options());
+  if (!failed) return base::fail(std::move(failed).error());
+  return stats;
 }
 
 }  // namespace sion::bench::groups

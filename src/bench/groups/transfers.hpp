@@ -2,16 +2,22 @@
 // The transfer workload of group `execution` (docs/performance.md,
 // "execution"): dual-key (ML-DSA-44 + SLH-DSA-SHA2-128f) senders, each with
 // one coin, and a Pulse in which sender i pays sender i + 1 and gets its
-// change back: three objects read, four written per transfer.
+// change back: three objects read, four written per transfer. Then what the
+// groups that build and run Pulses share (seeds, timing per item, stateless
+// replay, display prices).
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "sion/base/result.hpp"
+#include "sion/bench/group.hpp"
 #include "sion/exec/pulse.hpp"
+#include "sion/exec/trace.hpp"
 #include "sion/state/object_store.hpp"
 
 namespace sion::bench::groups {
@@ -48,12 +54,31 @@ base::Status execute_and_commit(const exec::StateView& pre, Post& post, const st
                                 const exec::ChainParams& params, const exec::PulseOptions& options, commit::Hash& root,
                                 double* commit_seconds = nullptr);
 
-// internal unless every receipt is a success (the workload is all valid
-// transfers: anything else means the row measured something else).
+// internal unless every receipt is a success (a workload is all valid
+// transactions: anything else means the row measured something else).
 base::Status check_all_succeeded(const exec::PulseOutcome& outcome);
 
 // 1000000 -> "1,000,000", for row names and notes.
 std::string with_commas(std::size_t n);
+
+// A key seed of a group's own: n in its first 8 bytes, the group's tag in
+// its last, so that no two groups sign with the same keys.
+crypto::KeySeed group_seed(std::uint64_t n, std::uint8_t tag);
+
+// Seconds per call as seconds per item, for a call that handles `count`.
+Stats per(Stats stats, std::size_t count);
+
+// µUSD at the devnet's display price (exec::kDevnetNanoUsdPerUnit): for
+// printed figures only.
+double micro_usd(exec::Amount units);
+
+// Times the stateless replay of `traced`, the Pulse of `txs` at `height`:
+// replay_chunk of every chunk from its witness alone, in order, on this
+// thread, with or without the signature checks. Fails, with replay_chunk's
+// error, unless every chunk reaches its claimed post-state root.
+base::Result<Stats> time_replay(const Context& context, const exec::TracedPulse& traced,
+                                std::span<const exec::Transaction> txs, const exec::ChainParams& params,
+                                std::uint64_t height, bool check_signatures);
 
 template <class Post>
 base::Status execute_and_commit(const exec::StateView& pre, Post& post, const std::vector<exec::Transaction>& txs,

@@ -23,7 +23,7 @@ std::vector<std::string> names(const std::vector<const Group*>& groups) {
 TEST(Registry, ListsTheGroupsInTheDocumentedOrder) {
   ASSERT_FALSE(all_groups().empty());
   EXPECT_EQ(all_groups()[0].name, "signatures");
-  EXPECT_EQ(group_names(), "signatures, authorization, state, data, transparency, execution, lineage, devnet");
+  EXPECT_EQ(group_names(), "signatures, authorization, state, data, transparency, execution, lineage, streams, devnet");
   for (const Group& group : all_groups()) {
     EXPECT_FALSE(group.description.empty()) << group.name;
     EXPECT_NE(group.run, nullptr) << group.name;
@@ -48,7 +48,7 @@ TEST(SelectGroups, UnknownGroupListsTheValidOnes) {
   EXPECT_EQ(selected.error().code, base::Errc::invalid_argument);
   EXPECT_EQ(selected.error().reason,
             "unknown group 'nosuch' in --only; valid groups: signatures, authorization, state, data, transparency, "
-            "execution, lineage, devnet");
+            "execution, lineage, streams, devnet");
 }
 
 TEST(SelectGroups, NamesAreCaseSensitive) { EXPECT_FALSE(select_groups("State").ok()); }
@@ -60,7 +60,7 @@ TEST(SelectGroups, AListNamingNoGroupIsAnError) {
     EXPECT_EQ(selected.error().code, base::Errc::invalid_argument);
     EXPECT_EQ(selected.error().reason,
               "--only names no group; valid groups: signatures, authorization, state, data, transparency, execution, "
-              "lineage, devnet");
+              "lineage, streams, devnet");
   }
 }
 
