@@ -1,12 +1,16 @@
 #include "sion/exec/precheck_batch.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
+#include <variant>
 #include <vector>
 
+#include "sion/base/executor.hpp"
 #include "sion/commit/hash.hpp"
 #include "sion/crypto/bundle.hpp"
 #include "sion/exec/transaction.hpp"
+#include "sion/streams/chain.hpp"
 
 namespace sion::exec {
 
@@ -58,6 +62,54 @@ std::vector<TxPrecheck> precheck_ids_batch(std::span<const Transaction> transact
   }
   for (std::size_t k = 0; k < keyed.size(); ++k) out[keyed[k]].keys_id = keys_ids[k];
   return out;
+}
+
+std::vector<std::uint8_t> pick_within_limits(std::span<const Transaction> transactions, const ChainParams& params,
+                                             PulseUsage bound) {
+  // Sequential and cheap (docs/ledger.md, "Pulse execution"): pick the
+  // transactions that can reach step 4, those of this chain with well-formed
+  // keys. Budget (step 3) before any costly check: `bound` counts every one
+  // picked so far, at least what the sequential pass will have counted (it
+  // counts nothing for those it rejects at step 2), so all picked here fit.
+  // Past the point where the bound no longer fits, checks are left to the
+  // sequential pass, which makes them only for those still within the
+  // budget: no proposer can make a node verify or walk more than a Pulse's
+  // worth.
+  std::vector<std::uint8_t> picked(transactions.size(), 0);
+  for (std::size_t i = 0; i < transactions.size(); ++i) {
+    const Transaction& tx = transactions[i];
+    if (tx.payload.chain_id != params.chain_id) continue;  // wrong_chain
+    if (!crypto::check_key_bundle(tx.keys)) continue;      // wrong_keys
+    const PulseUsage usage = tx_usage(tx);
+    if (!bound.fits(usage, params.limits)) break;
+    bound.add(usage);
+    picked[i] = 1;
+  }
+  return picked;
+}
+
+void precheck_walks(std::span<const Transaction> transactions, std::span<const std::uint8_t> picked,
+                    std::span<TxPrecheck> out, base::Executor* executor) {
+  std::vector<std::size_t> settlements;
+  std::vector<Id> elements;
+  std::vector<std::uint32_t> steps;
+  for (std::size_t i = 0; i < transactions.size(); ++i) {
+    const auto* body = std::get_if<SettleStream>(&transactions[i].payload.body);
+    if (body == nullptr || picked[i] == 0) continue;
+    settlements.push_back(i);
+    elements.push_back(body->element);
+    steps.push_back(streams::walk_steps(*body));
+  }
+  if (settlements.empty()) return;
+  std::vector<Id> ends(settlements.size());
+  constexpr std::size_t kPerSlice = 16;  // two rounds of 8 lanes, at least, per thread
+  const auto slices = static_cast<unsigned>(
+      std::clamp<std::size_t>(settlements.size() / kPerSlice, 1, base::concurrency(executor)));
+  base::for_slices(executor, settlements.size(), slices, [&](unsigned, std::size_t first, std::size_t last) {
+    const std::size_t n = last - first;
+    streams::walk_many(std::span(elements).subspan(first, n), std::span(steps).subspan(first, n), ends.data() + first);
+  });
+  for (std::size_t k = 0; k < settlements.size(); ++k) out[settlements[k]].body_digest = ends[k];
 }
 
 }  // namespace sion::exec

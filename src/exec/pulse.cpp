@@ -1,50 +1,15 @@
 #include "sion/exec/pulse.hpp"
 
 #include <algorithm>
-#include <span>
 #include <string>
 #include <utility>
-#include <variant>
 
 #include "sion/base/checked.hpp"
 #include "sion/base/executor.hpp"
 #include "sion/exec/apply.hpp"
 #include "sion/exec/precheck_batch.hpp"
-#include "sion/streams/chain.hpp"
 
 namespace sion::exec {
-namespace {
-
-// The walks of the picked settlements, side by side in Keccak lanes
-// (docs/streams.md, "Walks in lanes"): each is a function of its body
-// alone, and only picked ones are walked, whose work units fit the Pulse's
-// budget. Slices of settlements go to the executor's threads.
-void precheck_walks(std::span<const Transaction> transactions, std::span<const std::uint8_t> picked,
-                    std::vector<TxPrecheck>& out, const PulseOptions& options) {
-  std::vector<std::size_t> settlements;
-  std::vector<Id> elements;
-  std::vector<std::uint32_t> steps;
-  for (std::size_t i = 0; i < transactions.size(); ++i) {
-    const auto* body = std::get_if<SettleStream>(&transactions[i].payload.body);
-    if (body == nullptr || picked[i] == 0) continue;
-    settlements.push_back(i);
-    elements.push_back(body->element);
-    steps.push_back(streams::walk_steps(*body));
-  }
-  if (settlements.empty()) return;
-  std::vector<Id> ends(settlements.size());
-  constexpr std::size_t kPerSlice = 16;  // two rounds of 8 lanes, at least, per thread
-  const auto slices = static_cast<unsigned>(
-      std::clamp<std::size_t>(settlements.size() / kPerSlice, 1, base::concurrency(options.executor)));
-  base::for_slices(options.executor, settlements.size(), slices, [&](unsigned, std::size_t first, std::size_t last) {
-    const std::size_t n = last - first;
-    streams::walk_many(std::span(elements).subspan(first, n), std::span(steps).subspan(first, n), ends.data() + first);
-  });
-  for (std::size_t k = 0; k < settlements.size(); ++k) out[settlements[k]].body_digest = ends[k];
-}
-
-}  // namespace
-
 std::vector<TxPrecheck> precheck_transactions(std::span<const Transaction> transactions, const ChainParams& params,
                                               const PulseOptions& options) {
   // Sequential and cheap (docs/ledger.md, "Pulse execution"): pick the
@@ -55,19 +20,8 @@ std::vector<TxPrecheck> precheck_transactions(std::span<const Transaction> trans
   // the point where the bound no longer fits, signatures are left to the
   // sequential pass, which checks only those still within the budget: no
   // proposer can make a node verify more than a Pulse's worth of signatures.
-  std::vector<std::uint8_t> verify(transactions.size(), 0);
-  std::size_t picked = 0;
-  PulseUsage bound;
-  for (std::size_t i = 0; i < transactions.size(); ++i) {
-    const Transaction& tx = transactions[i];
-    if (tx.payload.chain_id != params.chain_id) continue;  // wrong_chain
-    if (!crypto::check_key_bundle(tx.keys)) continue;      // wrong_keys
-    const PulseUsage usage = tx_usage(tx);
-    if (!bound.fits(usage, params.limits)) break;
-    bound.add(usage);
-    verify[i] = 1;
-    ++picked;
-  }
+  const std::vector<std::uint8_t> verify = pick_within_limits(transactions, params, PulseUsage{});
+  const auto picked = static_cast<std::size_t>(std::count(verify.begin(), verify.end(), 1));
 
   // Parallel: every pre-check is a pure function of its transaction, and
   // each task writes only its own transactions' results. The ids first, a
@@ -88,7 +42,7 @@ std::vector<TxPrecheck> precheck_transactions(std::span<const Transaction> trans
       out[i].signature_ok = verify_signatures(transactions[i], options.cache);
     }
   });
-  precheck_walks(transactions, verify, out, options);
+  precheck_walks(transactions, verify, out, options.executor);
   return out;
 }
 

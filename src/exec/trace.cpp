@@ -9,6 +9,7 @@
 #include "sion/base/checked.hpp"
 #include "sion/commit/smt_partial.hpp"
 #include "sion/exec/apply.hpp"
+#include "sion/exec/precheck_batch.hpp"
 
 namespace sion::exec {
 
@@ -370,11 +371,16 @@ base::Result<ReplayPoint> replay_chunk(const ReplayPoint& from, const TracedChun
   // full state.
   WitnessView view(witness);
   Overlay state(view);
+  // The ids in lanes, and the settlements' walks in lanes for those within
+  // the limits from usage_before on, as execute_pulse does (docs/streams.md,
+  // "Walks in lanes"); signatures inline.
+  std::vector<TxPrecheck> prechecks = precheck_ids_batch(chunk_txs);
+  precheck_walks(chunk_txs, pick_within_limits(chunk_txs, params, chunk.usage_before), prechecks, nullptr);
   PulseUsage usage = chunk.usage_before;
   for (std::size_t i = 0; i < chunk_txs.size(); ++i) {
     view.set_tx(chunk.first_tx + i);
-    const std::optional<bool> verdict = check_signatures ? std::nullopt : std::optional<bool>{true};
-    SION_TRY_STATUS(apply_transaction(state, chunk_txs[i], verdict, params, from.height, usage));
+    if (!check_signatures) prechecks[i].signature_ok = true;
+    SION_TRY_STATUS(apply_transaction(state, chunk_txs[i], prechecks[i], params, from.height, usage));
   }
 
   auto root = tree->apply(state::state_changes(state.write_set()));

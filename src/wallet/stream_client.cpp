@@ -72,20 +72,9 @@ base::Result<exec::Transaction> sign_paid_by_stream(NodeApi& api, const crypto::
   SION_TRY(const AccountInfo account, api.account(id));
   // A new account's nonce is 0: the ledger makes the account from the keys.
   const std::uint64_t nonce = account.exists ? account.nonce : 0;
-  // The fee is required_fee() of the transaction as it will be signed,
-  // work units included (a settlement's hashing, docs/streams.md "Fees"):
-  // the keys and placeholder signatures of each scheme's one size give its
-  // encoded size, and the fee is a fixed-width u64, so signing changes
-  // neither.
-  exec::Transaction draft;
-  draft.payload = exec::TxPayload{params.chain_id, id, nonce, 0, body};
-  draft.keys = signer.public_bundle();
-  for (const auto& part : draft.keys.parts) {
-    draft.auth.parts.push_back(base::Bytes(crypto::scheme_sizes(part.scheme).signature));
-  }
-  if (!codec::valid(draft)) return base::fail(Errc::invalid_argument, "the transaction is not encodable");
-  SION_TRY(const exec::Amount fee, exec::required_fee(draft, params.fees));
-  return exec::make_signed(signer, params, id, nonce, std::move(body), fee);
+  // Without a fee make_signed pays exactly required_fee(), work units
+  // included (a settlement's hashing, docs/streams.md "Fees").
+  return exec::make_signed(signer, params, id, nonce, std::move(body), std::nullopt);
 }
 
 namespace {

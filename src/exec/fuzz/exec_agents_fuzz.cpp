@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "pulse_of_kinds.hpp"
 #include "sion/agents/cohort.hpp"
 #include "sion/agents/objects.hpp"
 #include "sion/codec/codec.hpp"
@@ -22,7 +23,7 @@
 namespace {
 
 using namespace sion;
-using Transactions = codec::List<exec::Transaction, 8>;
+using exec::fuzzing::Transactions;
 
 agents::Caveats open_caveats() {
   agents::Caveats c;
@@ -143,33 +144,13 @@ int main(int argc, char** argv) {
   return 0;
 }
 #else
-// Coins plus allotments: what a Pulse moves around and burns as fees.
-static exec::Amount value_of(const exec::MemoryState& state) {
-  exec::Amount total = 0;
-  for (const auto& [id, object] : state.objects()) {
-    if (object.type == static_cast<std::uint32_t>(exec::ObjectType::coin)) {
-      total += exec::coin_from(object).value().amount;
-    } else if (object.type == static_cast<std::uint32_t>(exec::ObjectType::allotment)) {
-      total += agents::allotment_from(object).value().balance;
-    }
-  }
-  return total;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const base::ByteView bytes(data, size);
-  auto txs = codec::decode<Transactions>(bytes);
-  if (!txs) {
-    if (txs.error().reason.empty()) std::abort();
-    return 0;
-  }
-  if (codec::encode(*txs) != base::Bytes(bytes.begin(), bytes.end())) std::abort();
   const Fixture& f = fixture();
-  const auto outcome = exec::execute_pulse(f.state, *txs, f.genesis.params, f.height + 1);
-  if (!outcome || outcome->receipts.size() != txs->size()) std::abort();
-  exec::MemoryState after = f.state;
-  if (!exec::commit_pulse(after, *outcome)) std::abort();
-  if (value_of(after) + outcome->fees != value_of(f.state)) std::abort();
-  return 0;
+  return exec::fuzzing::run_pulse_of_kinds(data, size, f.state, f.genesis.params, f.height + 1,
+                                           [](const state::Object& object) -> exec::Amount {
+                                             if (object.type != static_cast<std::uint32_t>(exec::ObjectType::allotment))
+                                               return 0;
+                                             return agents::allotment_from(object).value().balance;
+                                           });
 }
 #endif

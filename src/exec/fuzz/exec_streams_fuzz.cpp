@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "pulse_of_kinds.hpp"
 #include "sion/codec/codec.hpp"
 #include "sion/exec/genesis.hpp"
 #include "sion/exec/pulse.hpp"
@@ -22,7 +23,7 @@
 namespace {
 
 using namespace sion;
-using Transactions = codec::List<exec::Transaction, 8>;
+using exec::fuzzing::Transactions;
 
 crypto::SigningBundle hybrid(std::uint8_t byte) {
   crypto::KeySeed seed{};
@@ -43,10 +44,10 @@ struct Fixture {
   streams::Checkpoints checkpoints;
   std::uint64_t payer_nonce = 0, payee_nonce = 0;
 
-  static exec::Transaction sign(const crypto::SigningBundle& keys, const exec::ChainParams& params,
-                                std::uint64_t nonce, exec::TxBody body) {
-    return exec::make_signed(keys, params, exec::account_id(keys.public_bundle()), nonce, std::move(body),
-                             std::nullopt, crypto::Hedging::deterministic)
+  static exec::Transaction sign(const crypto::SigningBundle& keys, const exec::ChainParams& params, std::uint64_t nonce,
+                                exec::TxBody body) {
+    return exec::make_signed(keys, params, exec::account_id(keys.public_bundle()), nonce, std::move(body), std::nullopt,
+                             crypto::Hedging::deterministic)
         .value();
   }
   exec::Id run(const exec::Transaction& tx) {
@@ -66,8 +67,7 @@ struct Fixture {
     auto chain = streams::StreamPayer::create(exec::Id{{0x5e}}, 64).value();
     f.checkpoints = chain.checkpoints();
     const auto open_body = [&](std::uint64_t expiry) {
-      return exec::OpenStream{f.payee,       1'000,  64, chain.anchor(), chain.checkpoint_root(),
-                              40'000,        expiry, {f.coin}};
+      return exec::OpenStream{f.payee, 1'000, 64, chain.anchor(), chain.checkpoint_root(), 40'000, expiry, {f.coin}};
     };
     for (int i = 0; i < 64; ++i) f.payments.push_back(chain.next().value());
     exec::Id opened = f.run(sign(f.payer_keys, f.genesis.params, f.payer_nonce++, open_body(2)));
@@ -114,33 +114,13 @@ int main(int argc, char** argv) {
   return 0;
 }
 #else
-// Coins plus deposits: what a Pulse moves around and burns as fees.
-static exec::Amount value_of(const exec::MemoryState& state) {
-  exec::Amount total = 0;
-  for (const auto& [id, object] : state.objects()) {
-    if (object.type == static_cast<std::uint32_t>(exec::ObjectType::coin)) {
-      total += exec::coin_from(object).value().amount;
-    } else if (object.type == static_cast<std::uint32_t>(exec::ObjectType::stream)) {
-      total += streams::stream_from(object).value().deposit;
-    }
-  }
-  return total;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const base::ByteView bytes(data, size);
-  auto txs = codec::decode<Transactions>(bytes);
-  if (!txs) {
-    if (txs.error().reason.empty()) std::abort();
-    return 0;
-  }
-  if (codec::encode(*txs) != base::Bytes(bytes.begin(), bytes.end())) std::abort();
   const Fixture& f = fixture();
-  const auto outcome = exec::execute_pulse(f.state, *txs, f.genesis.params, f.height + 1);
-  if (!outcome || outcome->receipts.size() != txs->size()) std::abort();
-  exec::MemoryState after = f.state;
-  if (!exec::commit_pulse(after, *outcome)) std::abort();
-  if (value_of(after) + outcome->fees != value_of(f.state)) std::abort();
-  return 0;
+  return exec::fuzzing::run_pulse_of_kinds(data, size, f.state, f.genesis.params, f.height + 1,
+                                           [](const state::Object& object) -> exec::Amount {
+                                             if (object.type != static_cast<std::uint32_t>(exec::ObjectType::stream))
+                                               return 0;
+                                             return streams::stream_from(object).value().deposit;
+                                           });
 }
 #endif

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ledger_fixture.hpp"
+#include "sion/exec/pulse.hpp"
 #include "sion/exec/trace.hpp"
 #include "sion/streams/payee.hpp"
 #include "sion/streams/payer.hpp"
@@ -49,7 +50,7 @@ struct StreamWorld : World {
   }
 
   OpenStream open_body(Amount price, Amount deposit, std::uint64_t expiry) const {
-    return OpenStream{payee,   price, chain.length(), chain.anchor(), chain.checkpoint_root(),
+    return OpenStream{payee,   price,  chain.length(), chain.anchor(), chain.checkpoint_root(),
                       deposit, expiry, {payer_coin}};
   }
   // Opens a stream and returns its id.
@@ -246,9 +247,9 @@ TEST(Streams, AMalformedOpeningFailsAndPaysItsFee) {
     EXPECT_EQ(outcome.writes.size(), 3u);
     w.payer_coin = coin_id(outcome.receipts.at(0).tx_id, 0);
   };
-  expect_malformed(w.open_body(0, 100, 100));       // price 0
-  expect_malformed(w.open_body(10, 9, 100));        // deposit below one step
-  expect_malformed(w.open_body(10, 501, 100));      // deposit above the whole chain
+  expect_malformed(w.open_body(0, 100, 100));        // price 0
+  expect_malformed(w.open_body(10, 9, 100));         // deposit below one step
+  expect_malformed(w.open_body(10, 501, 100));       // deposit above the whole chain
   expect_malformed(w.open_body(10, 100, w.height));  // expiry not ahead (the next Pulse is at height + 1)
   OpenStream empty = w.open_body(10, 100, 100);
   empty.length = 0;
@@ -271,8 +272,8 @@ TEST(Streams, AnAgentOpensAStreamWithinItsCaveats) {
   c.actions = agents::kAllActions;
   c.payee_classes = static_cast<std::uint8_t>(agents::PayeeClass::any);
   const crypto::SigningBundle agent_keys = signer(9);
-  const Transaction spawn = w.signed_by(
-      w.payer_keys, SpawnAgent{0, agents::Keyed{agent_keys.id()}, c, 100'000, agents::Coins{w.payer_coin}});
+  const Transaction spawn =
+      w.signed_by(w.payer_keys, SpawnAgent{0, agents::Keyed{agent_keys.id()}, c, 100'000, agents::Coins{w.payer_coin}});
   ASSERT_EQ(w.run({spawn}).receipts.at(0).status, TxStatus::success);
   const Id agent = agents::lineage_id(agents::child_of_account(w.payer, 0));
   const auto by_agent = [&](OpenStream body) {
@@ -285,8 +286,8 @@ TEST(Streams, AnAgentOpensAStreamWithinItsCaveats) {
   EXPECT_EQ(w.run({by_agent(w.open_body(100, 5'000, 100))}).receipts.at(0).status, TxStatus::success);
   EXPECT_EQ(w.run({by_agent(w.open_body(100, 5'000, 100))}).receipts.at(0).status, TxStatus::above_period_cap);
   // An agent settles nothing: settling is an account's (the payee's).
-  const Transaction settle = make_signed(agent_keys, w.params, agent, w.nonces[agent]++,
-                                         CloseStream{id_n(1)}, std::nullopt, crypto::Hedging::deterministic)
+  const Transaction settle = make_signed(agent_keys, w.params, agent, w.nonces[agent]++, CloseStream{id_n(1)},
+                                         std::nullopt, crypto::Hedging::deterministic)
                                  .value();
   EXPECT_EQ(w.run({settle}).receipts.at(0).status, TxStatus::action_not_allowed);
 }
@@ -322,6 +323,33 @@ TEST(Streams, EveryKindReplaysStatelessly) {
   auto post = w.state;
   EXPECT_EQ(at.root, commit_pulse(post, reference).value());
   EXPECT_EQ(at.next_tx, txs.size());
+}
+
+// The walks a Pulse pre-computes in lanes are the walks step 7 would make,
+// for every settlement within the Pulse's limits, and for none past them.
+TEST(Streams, SettlementsWithinTheLimitsAreWalkedBeforeThePulse) {
+  StreamWorld w;
+  std::vector<Transaction> txs;
+  for (std::uint32_t k = 0; k < 11; ++k) {
+    // Walks of different lengths: lanes finish at different rounds.
+    txs.push_back(w.signed_by(w.payee_keys, SettleStream{id_n(7), k, 3 * k + 1, w.payments[k].element, std::nullopt}));
+  }
+  txs.push_back(w.signed_by(w.payer_keys, CloseStream{id_n(7)}));
+  const std::vector<TxPrecheck> prechecks = precheck_transactions(txs, w.params, PulseOptions{});
+  for (std::size_t k = 0; k < 11; ++k) {
+    const auto& body = std::get<SettleStream>(txs[k].payload.body);
+    ASSERT_TRUE(prechecks[k].body_digest.has_value()) << k;
+    EXPECT_EQ(*prechecks[k].body_digest, streams::walk(body.element, body.index - body.from)) << k;
+  }
+  EXPECT_FALSE(prechecks[11].body_digest.has_value());  // no walk
+
+  // A settlement past the Pulse's verify units is not walked ahead: step 3
+  // rejects it, and no proposer makes a node hash more than a Pulse's worth.
+  ChainParams tight = w.params;
+  tight.limits.max_verify_units = tx_usage(txs[0]).verify_units;
+  const std::vector<TxPrecheck> limited = precheck_transactions(txs, tight, PulseOptions{});
+  EXPECT_TRUE(limited[0].body_digest.has_value());
+  for (std::size_t k = 1; k < 11; ++k) EXPECT_FALSE(limited[k].body_digest.has_value()) << k;
 }
 
 }  // namespace
