@@ -103,8 +103,8 @@ void precheck_walks(std::span<const Transaction> transactions, std::span<const s
   if (settlements.empty()) return;
   std::vector<Id> ends(settlements.size());
   constexpr std::size_t kPerSlice = 16;  // two rounds of 8 lanes, at least, per thread
-  const auto slices = static_cast<unsigned>(
-      std::clamp<std::size_t>(settlements.size() / kPerSlice, 1, base::concurrency(executor)));
+  const auto slices =
+      static_cast<unsigned>(std::clamp<std::size_t>(settlements.size() / kPerSlice, 1, base::concurrency(executor)));
   base::for_slices(executor, settlements.size(), slices, [&](unsigned, std::size_t first, std::size_t last) {
     const std::size_t n = last - first;
     streams::walk_many(std::span(elements).subspan(first, n), std::span(steps).subspan(first, n), ends.data() + first);

@@ -41,11 +41,11 @@ base::Result<PolicyVerdict> check_fee_from_body(const exec::TxPayload& payload, 
           };
           SION_TRY(const ledger::BodyFee paid, streams::pay_fee_from_body(scratch, body, request));
           if (paid.status != ledger::TxStatus::success) {
-            return refuse(PolicyCode::fee_unpayable,
-                          std::string(settle ? "settlement" : "close") + " of stream " +
-                              base::to_hex(base::ByteView(body.stream.data(), 8)) +
-                              " pays no fee: the ledger would reject it as " +
-                              std::string(ledger::status_name(paid.status)) + " (docs/streams.md)");
+            return refuse(PolicyCode::fee_unpayable, std::string(settle ? "settlement" : "close") + " of stream " +
+                                                         base::to_hex(base::ByteView(body.stream.data(), 8)) +
+                                                         " pays no fee: the ledger would reject it as " +
+                                                         std::string(ledger::status_name(paid.status)) +
+                                                         " (docs/streams.md)");
           }
           return PolicyVerdict{};
         }

@@ -85,8 +85,8 @@ Hash checkpoint_root(std::span<const Hash> checkpoints) {
 
 base::Result<std::vector<Hash>> checkpoint_path(std::span<const Hash> checkpoints, std::uint32_t number) {
   if (number == 0 || number > checkpoints.size()) {
-    return base::fail(base::Errc::invalid_argument, "checkpoint " + std::to_string(number) + " is not in 1.." +
-                                                        std::to_string(checkpoints.size()));
+    return base::fail(base::Errc::invalid_argument,
+                      "checkpoint " + std::to_string(number) + " is not in 1.." + std::to_string(checkpoints.size()));
   }
   commit::MerkleLog log(kCheckpointHasher);
   log.reserve(checkpoints.size());

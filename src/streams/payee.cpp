@@ -66,9 +66,8 @@ std::optional<PaymentVerdict> StreamPayee::check_place(const Payment& payment) c
   const std::uint32_t last = record_.accepted;
   const Stream& terms = record_.terms;
   if (payment.index <= last) {
-    return refuse(Refusal::replayed,
-                  "payment " + std::to_string(payment.index) + " is at or below " + std::to_string(last) +
-                      ", the last accepted");
+    return refuse(Refusal::replayed, "payment " + std::to_string(payment.index) + " is at or below " +
+                                         std::to_string(last) + ", the last accepted");
   }
   if (payment.index > terms.length) {
     return refuse(Refusal::past_end, "payment " + std::to_string(payment.index) + " is past the stream's length " +
@@ -90,8 +89,7 @@ std::optional<PaymentVerdict> StreamPayee::check_place(const Payment& payment) c
 PaymentVerdict StreamPayee::take(const Payment& payment, const Hash& stepped) {
   if (stepped != record_.element) {
     return refuse(Refusal::forged, "element of payment " + std::to_string(payment.index) +
-                                       " does not hash to the element of payment " +
-                                       std::to_string(record_.accepted));
+                                       " does not hash to the element of payment " + std::to_string(record_.accepted));
   }
   // The element is on the chain; a checkpoint that differs means the
   // payer's list is wrong and settlements by checkpoint from here fail.
@@ -99,8 +97,7 @@ PaymentVerdict StreamPayee::take(const Payment& payment, const Hash& stepped) {
     const std::uint32_t number = payment.index / spacing_;
     if (number <= record_.checkpoints.size() && record_.checkpoints[number - 1] != payment.element) {
       return refuse(Refusal::checkpoint_mismatch, "payment " + std::to_string(payment.index) +
-                                                      " differs from the payer's checkpoint " +
-                                                      std::to_string(number));
+                                                      " differs from the payer's checkpoint " + std::to_string(number));
     }
   }
   record_.accepted = payment.index;
@@ -182,9 +179,8 @@ base::Result<SettleStream> StreamPayee::settle_by_checkpoint() const {
 
 base::Result<SettleStream> StreamPayee::settle_walked(std::uint32_t settled) const {
   if (record_.accepted <= settled) {
-    return base::fail(base::Errc::invalid_argument, "nothing to settle: accepted " +
-                                                        std::to_string(record_.accepted) + ", settled " +
-                                                        std::to_string(settled));
+    return base::fail(base::Errc::invalid_argument, "nothing to settle: accepted " + std::to_string(record_.accepted) +
+                                                        ", settled " + std::to_string(settled));
   }
   SettleStream body;
   body.stream = record_.stream_id;

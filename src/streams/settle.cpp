@@ -28,8 +28,8 @@ TxStatus check_element(const Stream& stream, const SettleStream& body, const std
   if (body.from == 0) {
     return body.path->empty() && reached == stream.anchor ? TxStatus::success : TxStatus::bad_checkpoint_path;
   }
-  const bool proven = proves_checkpoint(reached, body.from / spacing, checkpoint_count(stream.length), *body.path,
-                                        stream.checkpoints);
+  const bool proven =
+      proves_checkpoint(reached, body.from / spacing, checkpoint_count(stream.length), *body.path, stream.checkpoints);
   return proven ? TxStatus::success : TxStatus::bad_checkpoint_path;
 }
 
@@ -61,7 +61,8 @@ base::Result<BodyFee> pay_fee_from_body(ledger::Overlay& state, const SettleStre
   if (body.index > stream.length) return reject(TxStatus::index_past_end);
   const auto owed = base::checked_mul(body.index - stream.settled, stream.price);
   if (!owed || *owed > stream.deposit) return reject(TxStatus::beyond_deposit);
-  if (const TxStatus status = check_element(stream, body, request.body_digest); status != TxStatus::success) return reject(status);
+  if (const TxStatus status = check_element(stream, body, request.body_digest); status != TxStatus::success)
+    return reject(status);
   if (*owed <= request.fee) return reject(TxStatus::fee_unpayable);
 
   stream.deposit -= *owed;

@@ -103,8 +103,8 @@ base::Result<StreamPreview> preview_stream_tx(NodeApi& api, const exec::Transact
   const exec::Id tx_id = exec::tx_id(tx.payload);
   const std::uint32_t created = std::visit([](const auto& body) { return max_created_objects(body); }, tx.payload.body);
   const std::vector<exec::Id> new_ids = exec::coin_ids(tx_id, created);
-  const ledger::BodyFeeRequest request{tx_id, tx.payload.sender, tx.payload.fee, reply.height + 1, new_ids,
-                                       std::nullopt};
+  const ledger::BodyFeeRequest request{tx_id,   tx.payload.sender, tx.payload.fee, reply.height + 1,
+                                       new_ids, std::nullopt};
   SION_TRY(const ledger::BodyFee paid,
            std::visit(
                [&](const auto& body) -> base::Result<ledger::BodyFee> {

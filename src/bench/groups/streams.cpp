@@ -230,12 +230,12 @@ base::Status report_payer(Context& context, const Sizes& sizes, const Stats& sha
       context.measure_options());
   if (!ok) return base::fail(base::Errc::internal, "streams bench: the chain was not built");
   const std::uint32_t spacing = streams::checkpoint_spacing(sizes.build);
-  context.report_time(fmt::format("payer builds a chain of {} steps (once)", sizes.build), build, TimeUnit::ms,
-                      fmt::format("streams::build_chain: {} hashes, {} checkpoints (every {}) and their tree; {} "
-                                  "chained SHA3-256 hashes of 32 bytes in this run: {:.1f} ms (ratio {:.2f}); one core",
-                                  with_commas(sizes.build), with_commas(streams::checkpoint_count(sizes.build)),
-                                  spacing, with_commas(sizes.build), seconds_in(TimeUnit::ms, hashes.median),
-                                  build.median / hashes.median));
+  context.report_time(
+      fmt::format("payer builds a chain of {} steps (once)", sizes.build), build, TimeUnit::ms,
+      fmt::format("streams::build_chain: {} hashes, {} checkpoints (every {}) and their tree; {} "
+                  "chained SHA3-256 hashes of 32 bytes in this run: {:.1f} ms (ratio {:.2f}); one core",
+                  with_commas(sizes.build), with_commas(streams::checkpoint_count(sizes.build)), spacing,
+                  with_commas(sizes.build), seconds_in(TimeUnit::ms, hashes.median), build.median / hashes.median));
 
   SION_TRY(const auto created, streams::StreamPayer::create(seed, sizes.reveal));
   const streams::PayerRecord start = created.record();
@@ -264,11 +264,11 @@ base::Status report_payer(Context& context, const Sizes& sizes, const Stats& sha
     return base::fail(base::Errc::internal, "streams bench: the payer did not reveal its whole chain");
   }
   const Stats each = per(reveal, sizes.reveal);
-  context.report_time("payer reveals the next element", each, TimeUnit::us,
-                      fmt::format("in order; checkpoints every √n steps: StreamPayer::next over a whole chain of {} "
-                                  "(every {}), {:.2f} SHA3-256 hashes of 32 bytes each in this run; one core",
-                                  with_commas(sizes.reveal), streams::checkpoint_spacing(sizes.reveal),
-                                  each.median / sha3.median));
+  context.report_time(
+      "payer reveals the next element", each, TimeUnit::us,
+      fmt::format("in order; checkpoints every √n steps: StreamPayer::next over a whole chain of {} "
+                  "(every {}), {:.2f} SHA3-256 hashes of 32 bytes each in this run; one core",
+                  with_commas(sizes.reveal), streams::checkpoint_spacing(sizes.reveal), each.median / sha3.median));
   return {};
 }
 
@@ -283,8 +283,7 @@ struct Settlements {
 };
 
 base::Result<Settlements> make_settlements(const std::vector<crypto::SigningBundle>& payees,
-                                           const streams::Chain& chain, const streams::Hash& seed,
-                                           bool by_checkpoint) {
+                                           const streams::Chain& chain, const streams::Hash& seed, bool by_checkpoint) {
   Settlements s;
   s.params.chain_id = wallet::DevnetSpec{}.chain_id;  // the devnet's fees and limits
   s.steps = chain.length;
@@ -300,8 +299,8 @@ base::Result<Settlements> make_settlements(const std::vector<crypto::SigningBund
     writes.push_back({id, streams::to_object(stream, 1)});
     writes.push_back({payee, exec::to_object(exec::Account{payees[i].id(), 0}, 1)});
     // The payee has accepted every payment: x[length] is the seed.
-    SION_TRY(const StreamPayee side, StreamPayee::resume(streams::PayeeRecord{id, stream, checkpoints, chain.length,
-                                                                              seed}));
+    SION_TRY(const StreamPayee side,
+             StreamPayee::resume(streams::PayeeRecord{id, stream, checkpoints, chain.length, seed}));
     auto body = by_checkpoint ? side.settle_by_checkpoint() : side.settle_walked(0);
     if (!body) return base::fail(std::move(body).error());
     SION_TRY(auto tx, exec::make_signed(payees[i], s.params, payee, 0, std::move(body).value(), std::nullopt,
@@ -322,15 +321,15 @@ base::Status report_settlements(Context& context, const Settlements& s, bool by_
   const OneCore core;
   exec::MemoryState post;
   base::Status status;
-  const Stats pulse = time_each_call_after([&] { post = s.pre; },
-                                           [&] {
-                                             if (!status) return;
-                                             commit::Hash root{};
-                                             status = execute_and_commit(s.pre, post, s.txs, s.params,
-                                                                         exec::PulseOptions{}, root);
-                                             do_not_optimize(root);
-                                           },
-                                           context.measure_options());
+  const Stats pulse =
+      time_each_call_after([&] { post = s.pre; },
+                           [&] {
+                             if (!status) return;
+                             commit::Hash root{};
+                             status = execute_and_commit(s.pre, post, s.txs, s.params, exec::PulseOptions{}, root);
+                             do_not_optimize(root);
+                           },
+                           context.measure_options());
   if (!status) return status;
   const std::string how = by_checkpoint ? "by checkpoint" : "walked";
   const std::string work = by_checkpoint ? fmt::format("{} hashes each (the checkpoint's leaf and a path of {})",
@@ -347,15 +346,16 @@ base::Status report_settlements(Context& context, const Settlements& s, bool by_
   std::size_t witness_bytes = 0;
   for (const auto& chunk : traced.chunks) witness_bytes += codec::encoded_size(chunk.witness);
   SION_TRY(const Stats replay, time_replay(context, traced, s.txs, s.params, kHeight, true));
-  context.report_rate("stateless replay of those settlements (stack A)", replay, payments, "payments/s",
-                      fmt::format("{:.2f} ms per Pulse: replay_chunk of its {} chunk(s) from their witnesses alone, "
-                                  "signature checks, ids and proofs included, {}; witnesses {:.1f} KiB",
-                                  replay.median * 1e3, traced.chunks.size(), core.note(),
-                                  static_cast<double>(witness_bytes) / 1024.0));
+  context.report_rate(
+      "stateless replay of those settlements (stack A)", replay, payments, "payments/s",
+      fmt::format("{:.2f} ms per Pulse: replay_chunk of its {} chunk(s) from their witnesses alone, "
+                  "signature checks, ids and proofs included, {}; witnesses {:.1f} KiB",
+                  replay.median * 1e3, traced.chunks.size(), core.note(), static_cast<double>(witness_bytes) / 1024.0));
 
   const exec::Transaction& tx = s.txs.front();
   SION_TRY(const exec::Amount fee, exec::required_fee(tx, s.params.fees));
-  const std::string units = fmt::format("{} units at {} nano-USD per unit", with_commas(fee), exec::kDevnetNanoUsdPerUnit);
+  const std::string units =
+      fmt::format("{} units at {} nano-USD per unit", with_commas(fee), exec::kDevnetNanoUsdPerUnit);
   if (!by_checkpoint) {
     context.report("fee per payment, walked settlement", micro_usd(fee) / s.steps, "µUSD",
                    fmt::format("{:.4f} USD for {} steps; {}", micro_usd(fee) / 1e6, s.steps, units));

@@ -187,8 +187,8 @@ Applied apply(const state::Object& stream, const Body& body, const Id& sender, s
   applied.pre = std::make_unique<ledger::MemoryState>(ledger::MemoryState::from_writes(writes).value());
   applied.state = std::make_unique<ledger::Overlay>(*applied.pre);
   const std::array<Id, 2> new_ids{ledger::coin_id(tx, 0), ledger::coin_id(tx, 1)};
-  const ledger::BodyFeeRequest request{tx, sender, fee, height,
-                                       std::span<const Id>(new_ids.data(), max_created_objects(body)), std::nullopt};
+  const ledger::BodyFeeRequest request{
+      tx, sender, fee, height, std::span<const Id>(new_ids.data(), max_created_objects(body)), std::nullopt};
   applied.fee = pay_fee_from_body(*applied.state, body, request).value();
   return applied;
 }
@@ -281,14 +281,14 @@ TEST(StreamsKnownAnswers, SettlementsACloseAndThePayersRecord) {
   EXPECT_TRUE(deleted(*paid_45.state, stream));
   const std::array<Id, 1> close_ids{ledger::coin_id(hash_n(0x75), 0)};
   const ledger::BodyFeeRequest late_close{hash_n(0x75), payer_id(), 1'500, kExpiry + 1, close_ids, std::nullopt};
-  EXPECT_EQ(pay_fee_from_body(*paid_45.state, CloseStream{stream}, late_close).value().status, TxStatus::unknown_stream);
+  EXPECT_EQ(pay_fee_from_body(*paid_45.state, CloseStream{stream}, late_close).value().status,
+            TxStatus::unknown_stream);
 
   // Instead, after the walked settlement, the payer closes: transaction
   // 74 x 32, height 5001, fee 1500.
   const CloseStream close{stream};
   EXPECT_EQ(codec::encode(close), documented("close"));
-  EXPECT_EQ(apply(stream_v3, close, payer_id(), kExpiry, 1'500, hash_n(0x74)).fee.status,
-            TxStatus::stream_not_expired);
+  EXPECT_EQ(apply(stream_v3, close, payer_id(), kExpiry, 1'500, hash_n(0x74)).fee.status, TxStatus::stream_not_expired);
   EXPECT_EQ(apply(stream_v3, close, payee_id(), kExpiry + 1, 1'500, hash_n(0x74)).fee.status,
             TxStatus::not_stream_payer);
   const Applied closed = apply(stream_v3, close, payer_id(), kExpiry + 1, 1'500, hash_n(0x74));

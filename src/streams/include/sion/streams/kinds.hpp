@@ -111,8 +111,8 @@ base::Result<ledger::BodyFee> pay_fee_from_body(ledger::Overlay& state, const Cl
 // theirs only write the receipt.
 base::Result<ledger::Receipt> apply_body(ledger::Overlay& state, const OpenStream& body, const ledger::Authorized& tx,
                                          std::span<const Id> new_ids);
-base::Result<ledger::Receipt> apply_body(ledger::Overlay& state, const SettleStream& body,
-                                         const ledger::Authorized& tx, std::span<const Id> new_ids);
+base::Result<ledger::Receipt> apply_body(ledger::Overlay& state, const SettleStream& body, const ledger::Authorized& tx,
+                                         std::span<const Id> new_ids);
 base::Result<ledger::Receipt> apply_body(ledger::Overlay& state, const CloseStream& body, const ledger::Authorized& tx,
                                          std::span<const Id> new_ids);
 

@@ -32,16 +32,12 @@ struct Stream {
   Hash settled_element{};           // x[settled]
   static constexpr std::string_view codec_name = "Stream";
   static constexpr auto codec_fields() {
-    return std::tuple{codec::field("payer", &Stream::payer),
-                      codec::field("payee", &Stream::payee),
-                      codec::field("price", &Stream::price),
-                      codec::field("length", &Stream::length),
-                      codec::field("anchor", &Stream::anchor),
-                      codec::field("checkpoints", &Stream::checkpoints),
-                      codec::field("deposit", &Stream::deposit),
-                      codec::field("expiry_height", &Stream::expiry_height),
-                      codec::field("settled", &Stream::settled),
-                      codec::field("settled_element", &Stream::settled_element)};
+    return std::tuple{
+        codec::field("payer", &Stream::payer),     codec::field("payee", &Stream::payee),
+        codec::field("price", &Stream::price),     codec::field("length", &Stream::length),
+        codec::field("anchor", &Stream::anchor),   codec::field("checkpoints", &Stream::checkpoints),
+        codec::field("deposit", &Stream::deposit), codec::field("expiry_height", &Stream::expiry_height),
+        codec::field("settled", &Stream::settled), codec::field("settled_element", &Stream::settled_element)};
   }
   bool operator==(const Stream&) const = default;
 };

@@ -47,8 +47,7 @@ struct PayeeRecord {
   static constexpr auto codec_fields() {
     return std::tuple{codec::field("stream_id", &PayeeRecord::stream_id), codec::field("terms", &PayeeRecord::terms),
                       codec::field("checkpoints", &PayeeRecord::checkpoints),
-                      codec::field("accepted", &PayeeRecord::accepted),
-                      codec::field("element", &PayeeRecord::element)};
+                      codec::field("accepted", &PayeeRecord::accepted), codec::field("element", &PayeeRecord::element)};
   }
   bool operator==(const PayeeRecord&) const = default;
 };
