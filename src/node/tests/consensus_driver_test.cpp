@@ -6,9 +6,12 @@
 
 #include <chrono>
 #include <memory>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "chain_fixture.hpp"
+#include "sion/base/clock.hpp"
 #include "sion/base/testing/temp_dir.hpp"
 #include "sion/codec/codec.hpp"
 #include "sion/http/testing/raw_socket.hpp"
@@ -81,7 +84,9 @@ struct Network {
     std::vector<exec::Id> ids;
     for (std::size_t k = 0; k < testing::ChainFixture::kAccounts; ++k) {
       const exec::Transaction tx = chain.transfer(k);
-      const auto outcome = services[to]->node().submit(tx, 1);
+      // The pool's clock is the wall clock the service's expiry sweep
+      // reads: a made-up time would expire the transaction at the next sweep.
+      const auto outcome = services[to]->node().submit(tx, base::unix_time_ms());
       EXPECT_TRUE(outcome && outcome->verdict.ok()) << (outcome ? outcome->verdict.reason : outcome.error().reason);
       ids.push_back(exec::tx_id(tx.payload));
     }
@@ -103,6 +108,39 @@ struct Network {
     auto lock = services[from]->node().read_lock();
     const ChainStore& store = services[from]->node().chain();
     for (std::uint64_t h = 1; h <= store.height(); ++h) chain.observe(store.body(h).value());
+  }
+
+  // What each running validator holds of `ids` and what its consensus
+  // reports: said when a wait fails.
+  std::string describe(const std::vector<exec::Id>& ids = {}) const {
+    std::ostringstream out;
+    for (std::size_t i = 0; i < kValidators; ++i) {
+      if (!services[i]) continue;
+      out << "\n  validator " << i << ": pool " << services[i]->node().mempool().transactions << ", height "
+          << services[i]->node().chain().height() << ", the round's transactions:";
+      for (const exec::Id& id : ids) {
+        const auto view = services[i]->node().transaction(id);
+        if (!view) {
+          out << " ?";
+          continue;
+        }
+        out << " " << static_cast<int>(view->kind);
+        if (view->kind == Node::TxView::Kind::removed) {
+          out << "/" << policy::removal_reason_name(view->outcome->reason) << "@" << view->outcome->height;
+        }
+      }
+    }
+    for (std::size_t i = 0; i < kValidators; ++i) {
+      if (!services[i]) continue;
+      const ConsensusStatus s = services[i]->node().consensus().status();
+      out << "\n  validator " << i << ": round " << s.round << ", high qc " << s.high_qc_round << ", voted "
+          << s.last_voted_round << ", delivered " << s.delivered_height << ", proposals " << s.proposals << ", votes "
+          << s.votes << ", timeouts " << s.timeouts << ", batches made " << s.batches_made << ", refused "
+          << s.batches_refused << ", inbox dropped " << s.inbox_dropped << ", connected to";
+      for (const std::uint32_t peer : s.connected) out << " " << peer;
+      if (s.halted) out << ", halted: " << *s.halted;
+    }
+    return out.str();
   }
 
   void expect_same_chain(const std::vector<std::size_t>& at) {
@@ -129,10 +167,10 @@ TEST(ConsensusDriver, FourValidatorsAgreeOnEveryPulseAndCertifyIt) {
   for (std::size_t i = 0; i < kValidators; ++i) net.start(i);
   const std::vector<std::size_t> all = {0, 1, 2, 3};
   const auto first = net.submit_round(0);
-  ASSERT_TRUE(eventually([&] { return net.executed_everywhere(first, all); }, 30s));
+  ASSERT_TRUE(eventually([&] { return net.executed_everywhere(first, all); }, 30s)) << net.describe(first);
   net.observe(0);
   const auto second = net.submit_round(2);
-  ASSERT_TRUE(eventually([&] { return net.executed_everywhere(second, all); }, 30s));
+  ASSERT_TRUE(eventually([&] { return net.executed_everywhere(second, all); }, 30s)) << net.describe(second);
   ASSERT_TRUE(eventually([&] { return net.height(0) == net.height(3) && net.height(1) == net.height(2); }, 10s));
   net.expect_same_chain(all);
   // Every Pulse gets its certificate, the same at every validator.
@@ -151,16 +189,16 @@ TEST(ConsensusDriver, AStoppedValidatorCatchesUpAfterRestart) {
   Network net;
   for (std::size_t i = 0; i < kValidators; ++i) net.start(i);
   const auto first = net.submit_round(1);
-  ASSERT_TRUE(eventually([&] { return net.executed_everywhere(first, {0, 1, 2, 3}); }, 30s));
+  ASSERT_TRUE(eventually([&] { return net.executed_everywhere(first, {0, 1, 2, 3}); }, 30s)) << net.describe(first);
   net.observe(0);
   net.services[3].reset();  // three of four: still a quorum
   const auto second = net.submit_round(0);
-  ASSERT_TRUE(eventually([&] { return net.executed_everywhere(second, {0, 1, 2}); }, 30s));
+  ASSERT_TRUE(eventually([&] { return net.executed_everywhere(second, {0, 1, 2}); }, 30s)) << net.describe(second);
   net.observe(0);
   const auto third = net.submit_round(2);
-  ASSERT_TRUE(eventually([&] { return net.executed_everywhere(third, {0, 1, 2}); }, 30s));
+  ASSERT_TRUE(eventually([&] { return net.executed_everywhere(third, {0, 1, 2}); }, 30s)) << net.describe(third);
   net.start(3);
-  ASSERT_TRUE(eventually([&] { return net.executed_everywhere(third, {3}); }, 60s));
+  ASSERT_TRUE(eventually([&] { return net.executed_everywhere(third, {3}); }, 60s)) << net.describe(third);
   ASSERT_TRUE(eventually([&] { return net.height(3) == net.height(0); }, 10s));
   net.expect_same_chain({0, 1, 2, 3});
 }
