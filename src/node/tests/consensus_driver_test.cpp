@@ -112,31 +112,29 @@ struct Network {
 
   // What each running validator holds of `ids` and what its consensus
   // reports: said when a wait fails.
-  std::string describe(const std::vector<exec::Id>& ids = {}) const {
+  std::string describe(const std::vector<exec::Id>& ids) {
+    static constexpr const char* kKinds[] = {"unknown", "pooled", "executed", "removed"};
     std::ostringstream out;
     for (std::size_t i = 0; i < kValidators; ++i) {
       if (!services[i]) continue;
-      out << "\n  validator " << i << ": pool " << services[i]->node().mempool().transactions << ", height "
-          << services[i]->node().chain().height() << ", the round's transactions:";
+      const Node& node = services[i]->node();
+      out << "\n  validator " << i << ": height " << height(i) << ", pool " << node.mempool().transactions
+          << ", the round's transactions:";
       for (const exec::Id& id : ids) {
-        const auto view = services[i]->node().transaction(id);
+        const auto view = node.transaction(id);
         if (!view) {
           out << " ?";
           continue;
         }
-        out << " " << static_cast<int>(view->kind);
+        out << " " << kKinds[static_cast<int>(view->kind)];
         if (view->kind == Node::TxView::Kind::removed) {
           out << "/" << policy::removal_reason_name(view->outcome->reason) << "@" << view->outcome->height;
         }
       }
-    }
-    for (std::size_t i = 0; i < kValidators; ++i) {
-      if (!services[i]) continue;
-      const ConsensusStatus s = services[i]->node().consensus().status();
-      out << "\n  validator " << i << ": round " << s.round << ", high qc " << s.high_qc_round << ", voted "
-          << s.last_voted_round << ", delivered " << s.delivered_height << ", proposals " << s.proposals << ", votes "
-          << s.votes << ", timeouts " << s.timeouts << ", batches made " << s.batches_made << ", refused "
-          << s.batches_refused << ", inbox dropped " << s.inbox_dropped << ", connected to";
+      const ConsensusStatus s = node.consensus().status();
+      out << "; round " << s.round << ", high qc " << s.high_qc_round << ", voted " << s.last_voted_round
+          << ", delivered " << s.delivered_height << ", timeouts " << s.timeouts << ", batches made " << s.batches_made
+          << ", refused " << s.batches_refused << ", inbox dropped " << s.inbox_dropped << ", connected to";
       for (const std::uint32_t peer : s.connected) out << " " << peer;
       if (s.halted) out << ", halted: " << *s.halted;
     }
